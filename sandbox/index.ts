@@ -1,0 +1,69 @@
+import { createManualClock, createSystemClock } from './clock';
+import { closedPortUrl } from './closed-port';
+import { checkedLatency, createSandboxContext } from './sandbox-context';
+import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
+import { createSandboxServer, listen } from './server';
+import type { Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
+
+export * from './types';
+export { createManualClock, createSystemClock, closedPortUrl, DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET };
+
+const CONFIG_KEYS = ['latency', 'rateLimit', 'lifecycle'];
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const context = createSandboxContext(options);
+	const host = options.host ?? '127.0.0.1';
+
+	const operations = {
+		clock: context.clock,
+		requests: () => context.requestLog.list(),
+		clearRequests: () => context.requestLog.clear(),
+		messages: () => context.messages.list(),
+		simulateInbound: (from: string) => context.sessions.recordInbound(from),
+		setWebhookUrl(url: string | null) {
+			if (url !== null) assertHttpUrl(url);
+			context.account.webhookUrl = url;
+		},
+		configure(patch: Partial<SandboxConfigPatch>) {
+			const unknown = Object.keys(patch).filter((key) => !CONFIG_KEYS.includes(key));
+			if (unknown.length > 0) throw new Error(`Unknown config ${unknown.join(', ')}; use ${CONFIG_KEYS.join(', ')}`);
+			if (patch.latency !== undefined) context.latency = checkedLatency(patch.latency);
+			if (patch.rateLimit !== undefined) context.rateLimiter.configure(patch.rateLimit);
+			if (patch.lifecycle !== undefined) context.lifecycle.configure(patch.lifecycle);
+		},
+		addFault: (): string => {
+			throw new Error('Fault injection is not available yet');
+		},
+		clearFaults: () => undefined,
+		webhookDeliveries: () => [],
+	};
+
+	const server = createSandboxServer(context, operations);
+	const port = await listen(server, options.port ?? 0, host);
+	const url = `http://${host}:${port}`;
+
+	return {
+		...operations,
+		url,
+		port,
+		apiKey: context.seed.account.apiKey,
+		signingSecret: context.seed.account.signingSecret,
+		close: async () => {
+			context.timers.close();
+			await new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+		},
+	};
+}
+
+function assertHttpUrl(url: string): void {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		throw new Error(`'${url}' is not an absolute URL`);
+	}
+	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`'${url}' is not an http(s) URL`);
+}

@@ -1,0 +1,64 @@
+import { newMessageId } from '../ids';
+import type {
+	AcceptedUnderFault,
+	Acknowledgement,
+	Channel,
+	ErrorDetail,
+	MessageRecord,
+	MessageStatus,
+	SandboxClock,
+} from '../types';
+
+export const INITIAL_STATUS: Record<Channel, MessageStatus> = { sms: 'queued', whatsapp: 'sent' };
+
+export interface NewMessage {
+	channel: Channel;
+	to: string;
+	fields: Record<string, unknown>;
+	callbackUrl: string | null;
+	idempotencyKey: string | null;
+}
+
+/** Accepted messages and their status history. */
+export class MessageStore {
+	private readonly records = new Map<string, MessageRecord>();
+
+	constructor(private readonly clock: SandboxClock) {}
+
+	accept(message: NewMessage): MessageRecord {
+		const now = this.clock.now();
+		const id = newMessageId(now);
+		const status = INITIAL_STATUS[message.channel];
+		const acknowledgement: Acknowledgement = { message_id: id, status, channel: message.channel };
+		const record: MessageRecord = {
+			id,
+			...message,
+			status,
+			error: null,
+			acceptedAt: now,
+			acknowledgement,
+			acceptedUnderFault: null,
+			history: [{ status, at: now, error: null }],
+		};
+		this.records.set(id, record);
+		return record;
+	}
+
+	changeStatus(id: string, status: MessageStatus, error: ErrorDetail | null): MessageRecord | undefined {
+		const record = this.records.get(id);
+		if (!record) return undefined;
+		record.status = status;
+		record.error = error;
+		record.history.push({ status, at: this.clock.now(), error });
+		return record;
+	}
+
+	markAcceptedUnderFault(id: string, fault: AcceptedUnderFault): void {
+		const record = this.records.get(id);
+		if (record) record.acceptedUnderFault = fault;
+	}
+
+	list(): MessageRecord[] {
+		return structuredClone([...this.records.values()]);
+	}
+}

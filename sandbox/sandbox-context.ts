@@ -1,0 +1,77 @@
+import { createSystemClock } from './clock';
+import { BODY_LIMIT_BYTES } from './http/read-body';
+import { Lifecycle } from './messages/lifecycle';
+import { MessageStore } from './messages/message-store';
+import { RequestLog } from './request-log';
+import { DEFAULT_SEED } from './seed';
+import { SessionWindows } from './session-windows';
+import { TemplateRegistry } from './templates';
+import { IdempotencyStore } from './throughput/idempotency-store';
+import { RateLimiter } from './throughput/rate-limiter';
+import { TimerRegistry } from './timers';
+import type { LatencyConfig, SandboxClock, SandboxOptions, SandboxSeed } from './types';
+
+/** Everything one running sandbox holds; the routes read and change it. */
+export interface SandboxContext {
+	seed: SandboxSeed;
+	clock: SandboxClock;
+	apiKeys: ReadonlySet<string>;
+	account: { signingSecret: string; webhookUrl: string | null };
+	bodyLimitBytes: number;
+	latency: LatencyConfig | null;
+	templates: TemplateRegistry;
+	sessions: SessionWindows;
+	messages: MessageStore;
+	requestLog: RequestLog;
+	rateLimiter: RateLimiter;
+	idempotency: IdempotencyStore;
+	lifecycle: Lifecycle;
+	timers: TimerRegistry;
+	log: (line: string) => void;
+}
+
+export function createSandboxContext(options: SandboxOptions): SandboxContext {
+	const seed = options.seed ?? DEFAULT_SEED;
+	const clock = options.clock ?? createSystemClock();
+	const timers = new TimerRegistry();
+	const messages = new MessageStore(clock);
+	const sessions = new SessionWindows(clock);
+	for (const number of seed.openSessionsFor) sessions.recordInbound(number);
+	const quiet = options.quiet ?? true;
+	return {
+		seed,
+		clock,
+		apiKeys: new Set([seed.account.apiKey]),
+		account: { signingSecret: seed.account.signingSecret, webhookUrl: seed.account.webhookUrl },
+		bodyLimitBytes: BODY_LIMIT_BYTES,
+		latency: checkedLatency(options.latency ?? null),
+		templates: new TemplateRegistry(seed),
+		sessions,
+		messages,
+		requestLog: new RequestLog(),
+		rateLimiter: new RateLimiter(options.rateLimit ?? null),
+		idempotency: new IdempotencyStore(clock),
+		lifecycle: new Lifecycle(
+			options.lifecycle === undefined ? { stepDelayMs: 1000 } : options.lifecycle,
+			messages,
+			timers,
+			seed.failingRecipients,
+			() => undefined,
+		),
+		timers,
+		log: quiet ? () => undefined : (line) => process.stdout.write(`${line}\n`),
+	};
+}
+
+export function checkedLatency(latency: LatencyConfig | null): LatencyConfig | null {
+	if (latency === null) return null;
+	if (!(latency.fixedMs >= 0) || !((latency.jitterMs ?? 0) >= 0)) {
+		throw new Error('latency.fixedMs and latency.jitterMs must be 0 or more');
+	}
+	return latency;
+}
+
+export function latencyDelayMs(latency: LatencyConfig | null): number {
+	if (latency === null) return 0;
+	return latency.fixedMs + Math.random() * (latency.jitterMs ?? 0);
+}

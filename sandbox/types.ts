@@ -1,0 +1,211 @@
+export type Channel = 'sms' | 'whatsapp';
+
+export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered';
+
+export interface SandboxClock {
+	now(): number;
+	advance(ms: number): void;
+}
+
+export interface DltTemplate {
+	templateId: string;
+	name: string;
+	variables: string[];
+}
+
+export interface DltEntity {
+	entityId: string;
+	templates: DltTemplate[];
+}
+
+export interface WhatsAppTemplate {
+	name: string;
+	header: number;
+	body: number;
+	buttons: number;
+}
+
+export interface FailingRecipient {
+	to: string;
+	channel: Channel;
+	status: 'failed' | 'undelivered';
+	code: string;
+	message: string;
+}
+
+export interface SandboxSeed {
+	account: { apiKey: string; signingSecret: string; webhookUrl: string | null };
+	dltEntities: DltEntity[];
+	whatsappTemplates: WhatsAppTemplate[];
+	failingRecipients: FailingRecipient[];
+	openSessionsFor: string[];
+}
+
+export interface LatencyConfig {
+	fixedMs: number;
+	jitterMs?: number;
+}
+
+export interface RateLimitConfig {
+	perSecond: number;
+	burst?: number;
+}
+
+export interface LifecycleConfig {
+	stepDelayMs: number;
+}
+
+export interface WebhookConfig {
+	timeoutMs?: number;
+	maxAttempts?: number;
+	baseDelayMs?: number;
+}
+
+export interface SandboxOptions {
+	port?: number;
+	host?: string;
+	seed?: SandboxSeed;
+	clock?: SandboxClock;
+	latency?: LatencyConfig | null;
+	rateLimit?: RateLimitConfig | null;
+	/** null turns the lifecycle off: messages keep their acknowledged status. */
+	lifecycle?: LifecycleConfig | null;
+	webhooks?: WebhookConfig;
+	/** Defaults to true in-process; the cli passes false to log one line per request. */
+	quiet?: boolean;
+}
+
+export interface SandboxConfigPatch {
+	latency: LatencyConfig | null;
+	rateLimit: RateLimitConfig | null;
+	lifecycle: LifecycleConfig | null;
+}
+
+export interface ErrorDetail {
+	code: string;
+	message: string;
+}
+
+export interface Acknowledgement {
+	message_id: string;
+	status: MessageStatus;
+	channel: Channel;
+}
+
+export interface StatusChange {
+	status: MessageStatus;
+	at: number;
+	error: ErrorDetail | null;
+}
+
+export type AcceptedUnderFault = 'delay' | 'reset-after-body' | 'not-json' | 'ack-without-id' | 'status';
+
+export interface MessageRecord {
+	id: string;
+	channel: Channel;
+	to: string;
+	status: MessageStatus;
+	error: ErrorDetail | null;
+	acceptedAt: number;
+	/** The request fields exactly as received. */
+	fields: Record<string, unknown>;
+	callbackUrl: string | null;
+	idempotencyKey: string | null;
+	acknowledgement: Acknowledgement;
+	/**
+	 * Set when a fault rule changed the answer after the message was accepted: the provider holds
+	 * the message although the client never saw a usable acknowledgement.
+	 */
+	acceptedUnderFault: AcceptedUnderFault | null;
+	history: StatusChange[];
+}
+
+export interface RecordedResponse {
+	/** 0 when the connection was reset instead of answered. */
+	status: number;
+	body: unknown;
+}
+
+export interface RecordedRequest {
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	contentType: string;
+	rawBody: string;
+	fields: Record<string, unknown>;
+	receivedAt: number;
+	response: RecordedResponse;
+}
+
+export type FaultBodyKind = 'json' | 'text' | 'html' | 'empty' | 'not-json' | 'ack-without-id';
+
+export interface RespondFaultAction {
+	status: number;
+	bodyKind: FaultBodyKind;
+	/** Replaces the generated body text for json, text and html. */
+	body?: string;
+	headers?: Record<string, string>;
+}
+
+export interface DelayFaultAction {
+	delayMs: number;
+}
+
+export interface ResetFaultAction {
+	reset: 'before-body' | 'after-body';
+}
+
+export type FaultAction = RespondFaultAction | DelayFaultAction | ResetFaultAction;
+
+export interface FaultMatch {
+	path?: string;
+	to?: string;
+	/** Apply to the next N matching requests only; unlimited when absent. */
+	times?: number;
+}
+
+export interface FaultRule {
+	match?: FaultMatch;
+	action: FaultAction;
+}
+
+export interface WebhookDelivery {
+	eventId: string;
+	messageId: string;
+	messageStatus: MessageStatus;
+	url: string;
+	attempt: number;
+	at: number;
+	/** HTTP status of the receiver's answer, or null when the attempt failed without one. */
+	status: number | null;
+	error: string | null;
+}
+
+export interface DeliveryEvent {
+	event_id: string;
+	type: 'message.status';
+	message_id: string;
+	channel: Channel;
+	status: MessageStatus;
+	timestamp: string;
+	recipient: string;
+	error: ErrorDetail | null;
+}
+
+export interface Sandbox {
+	url: string;
+	port: number;
+	apiKey: string;
+	signingSecret: string;
+	clock: SandboxClock;
+	requests(): RecordedRequest[];
+	clearRequests(): void;
+	messages(): MessageRecord[];
+	simulateInbound(from: string): void;
+	setWebhookUrl(url: string | null): void;
+	configure(patch: Partial<SandboxConfigPatch>): void;
+	addFault(rule: FaultRule): string;
+	clearFaults(): void;
+	webhookDeliveries(): WebhookDelivery[];
+	close(): Promise<void>;
+}
