@@ -1,0 +1,47 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { route } from './actions/router';
+import * as sms from './actions/sms';
+import * as whatsapp from './actions/whatsapp';
+import { testMessagingApiCredential } from './methods/testMessagingApiCredential';
+
+export class Messaging implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging',
+		name: 'messaging',
+		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["resource"] === "whatsapp" ? "WhatsApp: Send " + $parameter["messageType"] : "SMS: Send" }}',
+		description: 'Send DLT-compliant SMS and WhatsApp messages through the Messaging API',
+		defaults: { name: 'Messaging' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'messagingApi', required: true, testedBy: 'testMessagingApiCredential' }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'SMS', value: 'sms' },
+					{ name: 'WhatsApp', value: 'whatsapp' },
+				],
+				default: 'sms',
+			},
+			...sms.description,
+			...whatsapp.description,
+		],
+	};
+
+	methods = {
+		credentialTest: { testMessagingApiCredential },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await route.call(this);
+	}
+}

@@ -1,0 +1,90 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { MessagingResource } from '../types';
+
+export const callbackUrlOption: INodeProperties = {
+	displayName: 'Callback URL',
+	name: 'callbackUrl',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. https://n8n.example.com/webhook/messaging-events',
+	description:
+		"Where delivery events for this message are posted instead of the account's webhook URL. Paste the Production URL of a Messaging Trigger node here to react to delivered, failed and undelivered events.",
+};
+
+const sharedOptions: INodeProperties[] = [
+	{
+		displayName: 'Body Encoding',
+		name: 'bodyEncoding',
+		type: 'options',
+		default: 'form',
+		options: [
+			{ name: 'Form (URL-Encoded)', value: 'form', description: 'Send named fields as application/x-www-form-urlencoded' },
+			{ name: 'JSON', value: 'json', description: 'Send the same fields as a JSON object' },
+		],
+		description: 'How the request body is encoded. Keep Form unless your provider asks for JSON.',
+	},
+	{
+		displayName: 'Default Country Code',
+		name: 'defaultCountryCode',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 91',
+		description:
+			'Country calling code (digits only) used to complete numbers written without one, e.g. 09812345678 becomes +919812345678 with 91. Leave empty to require international numbers.',
+	},
+	{
+		displayName: 'Idempotency Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.order_number }}-whatsapp',
+		description:
+			"A key unique to this message, sent as the Idempotency-Key header. With a key the provider sends a repeated request only once, so the node also retries after server errors and timeouts. Build it with an expression from data that stays the same when the message is sent again, e.g. the order number, or the execution's ID joined with $itemIndex.",
+	},
+	{
+		displayName: 'Max Concurrent Requests',
+		name: 'maxConcurrency',
+		type: 'number',
+		default: 5,
+		typeOptions: { minValue: 1, maxValue: 100 },
+		description: 'How many messages are sent at the same time. Output order always matches the input.',
+	},
+	{
+		displayName: 'Max Messages per Second',
+		name: 'maxPerSecond',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0 },
+		description: "Spreads sends evenly to stay under your provider's rate limit. 0 means no limit.",
+	},
+	{
+		displayName: 'Max Tries on 429',
+		name: 'maxTries429',
+		type: 'number',
+		default: 3,
+		typeOptions: { minValue: 1, maxValue: 10 },
+		description:
+			"How many times in all a message is tried when the provider answers 429 Too Many Requests, waiting as its Retry-After header says (otherwise a growing delay). After the last try the item fails.",
+	},
+	{
+		displayName: 'Timeout',
+		name: 'timeout',
+		type: 'number',
+		default: 30000,
+		typeOptions: { minValue: 1000 },
+		description: 'How long to wait for the provider to answer one request, in milliseconds',
+	},
+];
+
+export function sendOptionsCollection(resource: MessagingResource, extraOptions: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { resource: [resource], operation: ['send'] } },
+		options: [...sharedOptions, ...extraOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}

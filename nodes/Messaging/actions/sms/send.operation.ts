@@ -1,0 +1,133 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { MessagingRequest } from '../../transport/messagingRequest';
+import { issueToNodeError } from '../../validation/issueToNodeError';
+import { smsFieldGuide, smsSendSchema } from '../../validation/smsSendSchema';
+import type { SmsSendInput } from '../../validation/smsSendSchema';
+import { callbackUrlOption, sendOptionsCollection } from '../common/sendOptions';
+
+const showOnlyForSmsSend = { resource: ['sms'], operation: ['send'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +919812345678',
+		description:
+			'Recipient mobile number in international E.164 format: "+", country code, number. Spaces, dashes, dots, parentheses and a leading 00 are cleaned up for you.',
+		displayOptions: { show: showOnlyForSmsSend },
+	},
+	{
+		displayName: 'DLT Entity ID',
+		name: 'entityId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1201159876543210123',
+		description: 'Your Principal Entity ID registered on the DLT platform (the regulatory SMS template registry)',
+		displayOptions: { show: showOnlyForSmsSend },
+	},
+	{
+		displayName: 'DLT Template ID',
+		name: 'templateId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1207161111111111111',
+		description: 'ID of the approved DLT content template this message uses',
+		displayOptions: { show: showOnlyForSmsSend },
+	},
+	{
+		displayName: 'Template Variables Input',
+		name: 'variablesInputMode',
+		type: 'options',
+		default: 'fields',
+		options: [
+			{ name: 'Using Fields Below', value: 'fields', description: 'Enter each variable as a name/value row' },
+			{ name: 'Using JSON', value: 'json', description: 'Give all variables as one JSON object, e.g. from an expression' },
+		],
+		description: 'How to provide the values of the variables declared in the DLT template',
+		displayOptions: { show: showOnlyForSmsSend },
+	},
+	{
+		displayName: 'Template Variables',
+		name: 'variables',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Variable',
+		default: {},
+		description: 'The values for the variables declared in the DLT template, one row per variable',
+		displayOptions: { show: { ...showOnlyForSmsSend, variablesInputMode: ['fields'] } },
+		options: [
+			{
+				displayName: 'Variable',
+				name: 'variable',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. customer_name',
+						description: 'Variable name exactly as declared in the DLT template',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Asha',
+						description: 'Text or number to put in place of the variable',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Template Variables (JSON)',
+		name: 'variablesJson',
+		type: 'json',
+		default: '{}',
+		placeholder: 'e.g. {"customer_name": "Asha", "order_id": "1234"}',
+		description: 'A flat JSON object mapping each template variable name to a text or number value',
+		displayOptions: { show: { ...showOnlyForSmsSend, variablesInputMode: ['json'] } },
+	},
+	sendOptionsCollection('sms', [callbackUrlOption]),
+];
+
+function readInput(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
+	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
+	const mode = context.getNodeParameter('variablesInputMode', itemIndex, 'fields');
+	return {
+		to: context.getNodeParameter('to', itemIndex, ''),
+		entityId: context.getNodeParameter('entityId', itemIndex, ''),
+		templateId: context.getNodeParameter('templateId', itemIndex, ''),
+		variablesInputMode: mode,
+		variables: mode === 'fields' ? context.getNodeParameter('variables', itemIndex, {}) : undefined,
+		variablesJson: mode === 'json' ? context.getNodeParameter('variablesJson', itemIndex, '') : undefined,
+		callbackUrl: options.callbackUrl,
+		defaultCountryCode: options.defaultCountryCode,
+	};
+}
+
+export function buildSmsRequest(input: SmsSendInput): MessagingRequest {
+	return {
+		path: '/v1/sms/send',
+		fields: {
+			to: input.to,
+			entity_id: input.entityId,
+			template_id: input.templateId,
+			content: JSON.stringify(input.content),
+			...(input.callbackUrl ? { callback_url: input.callbackUrl } : {}),
+		},
+	};
+}
+
+export function prepareSmsSend(this: IExecuteFunctions, itemIndex: number): MessagingRequest {
+	const parsed = smsSendSchema.safeParse(readInput(this, itemIndex));
+	if (!parsed.success) throw issueToNodeError(this.getNode(), parsed.error.issues, itemIndex, smsFieldGuide);
+	return buildSmsRequest(parsed.data);
+}

@@ -1,0 +1,12 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { MessagingRequest } from '../transport/messagingRequest';
+
+/** Reads, validates and builds one item's request; throws a NodeOperationError naming the field on bad input. */
+export type PrepareRequest = (this: IExecuteFunctions, itemIndex: number) => MessagingRequest;
+
+export type MessagingResource = 'sms' | 'whatsapp';
+
+export type OperationMap = {
+	[resource in MessagingResource]: Record<string, PrepareRequest>;
+};

@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as send from './send.operation';
+
+export { send };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['whatsapp'] } },
+		options: [
+			{
+				name: 'Send',
+				value: 'send',
+				action: 'Send a template or session message',
+				description: 'Send a WhatsApp template message, or a session message within the 24-hour window',
+			},
+		],
+		default: 'send',
+	},
+	...send.description,
+];

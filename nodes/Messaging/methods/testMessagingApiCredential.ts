@@ -1,0 +1,72 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { readProviderMessage } from '../transport/failureFacts';
+import { joinUrl } from '../transport/sendMessagingRequest';
+
+interface LegacyFullResponse {
+	statusCode: number;
+	body?: unknown;
+}
+
+function withoutSecret(text: string, secret: string): string {
+	return secret ? text.split(secret).join('***') : text;
+}
+
+/**
+ * The API has no read endpoint, so the key is proved with an empty SMS send that the API must refuse:
+ * 401/403 means the key was rejected, 400/422 means it passed authentication and only the (empty) body
+ * was refused, so nothing is ever sent. A declarative `test.request` cannot do this: n8n's tester either
+ * fails every non-2xx answer or, with ignoreHttpStatusErrors, only sees the body, never the status.
+ */
+export async function testMessagingApiCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const apiKey = String(credential.data?.apiKey ?? '');
+	const baseUrl = String(credential.data?.baseUrl ?? '').trim();
+	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
+		return { status: 'Error', message: 'Base URL must be an absolute http(s) address, e.g. https://api.example.com' };
+	}
+	if (apiKey.trim() === '') return { status: 'Error', message: 'Enter the API Key' };
+
+	let response: LegacyFullResponse;
+	try {
+		// ICredentialTestFunctions offers no other HTTP helper than the legacy `request`.
+		// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
+		response = (await this.helpers.request({
+			method: 'POST',
+			uri: joinUrl(baseUrl, '/v1/sms/send'),
+			headers: { Authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+			body: {},
+			json: true,
+			simple: false,
+			resolveWithFullResponse: true,
+			timeout: 15000,
+		})) as LegacyFullResponse;
+	} catch (error) {
+		const { code, message } = error as { code?: unknown; message?: unknown };
+		const reason = typeof code === 'string' ? code : String(message ?? 'unknown error');
+		return { status: 'Error', message: withoutSecret(`Could not reach ${baseUrl}: ${reason}. Check the Base URL.`, apiKey) };
+	}
+
+	const { statusCode } = response;
+	const provider = readProviderMessage(response.body).message;
+	const detail = provider ? ` (${withoutSecret(provider, apiKey)})` : '';
+	if (statusCode === 401 || statusCode === 403) {
+		return { status: 'Error', message: `API key rejected: the Messaging API answered ${statusCode}${detail}. Check the API Key.` };
+	}
+	if (statusCode === 400 || statusCode === 422 || (statusCode >= 200 && statusCode < 300)) {
+		return { status: 'OK', message: 'API key accepted' };
+	}
+	if (statusCode === 404) {
+		return {
+			status: 'Error',
+			message: `No Messaging API found at ${baseUrl} (404 for /v1/sms/send)${detail}. Set Base URL to the API root, without /v1.`,
+		};
+	}
+	return { status: 'Error', message: `The Messaging API answered ${statusCode}${detail}. Try again later.` };
+}

@@ -1,0 +1,102 @@
+/**
+ * What a failed send tells us, copied out of the error as plain values. The raw HTTP client error is
+ * never kept: its request config carries the Authorization header.
+ */
+export interface FailureFacts {
+	status?: number;
+	retryAfter?: string;
+	providerMessage?: string;
+	providerField?: string;
+	networkCode?: string;
+	timedOut?: boolean;
+	invalidAcknowledgement?: boolean;
+}
+
+const MAX_PROVIDER_MESSAGE = 500;
+
+function stripHtml(text: string): string {
+	return text
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/&nbsp;/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+}
+
+function clip(text: string): string {
+	return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}…` : text;
+}
+
+function messageOf(entry: unknown): string | undefined {
+	if (typeof entry === 'string') return entry;
+	if (entry && typeof entry === 'object') {
+		const { message, detail, title } = entry as Record<string, unknown>;
+		const text = [message, detail, title].find((value) => typeof value === 'string');
+		return text as string | undefined;
+	}
+	return undefined;
+}
+
+/** Understands the common error body shapes: {error:{message}}, {message}, {error:"…"}, {errors:[…]}, text and HTML. */
+export function readProviderMessage(body: unknown): { message?: string; field?: string } {
+	if (body === undefined || body === null) return {};
+	if (Buffer.isBuffer(body)) return readProviderMessage(body.toString('utf8'));
+	if (typeof body === 'string') {
+		const trimmed = body.trim();
+		if (trimmed === '') return {};
+		if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+			try {
+				return readProviderMessage(JSON.parse(trimmed));
+			} catch {
+				return { message: clip(trimmed) };
+			}
+		}
+		return { message: clip(/<[a-z!/][^>]*>/i.test(trimmed) ? stripHtml(trimmed) : trimmed) || undefined };
+	}
+	if (typeof body !== 'object') return { message: clip(String(body)) };
+
+	const record = body as Record<string, unknown>;
+	const nested = record.error;
+	if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+		const { field } = nested as Record<string, unknown>;
+		return { message: messageOf(nested) && clip(messageOf(nested)!), field: typeof field === 'string' ? field : undefined };
+	}
+	if (typeof nested === 'string') return { message: clip(nested) };
+	if (typeof record.message === 'string') return { message: clip(record.message) };
+	if (Array.isArray(record.errors)) {
+		const messages = record.errors.map(messageOf).filter((text): text is string => Boolean(text));
+		if (messages.length) return { message: clip(messages.join('; ')) };
+	}
+	return { message: clip(JSON.stringify(body)) };
+}
+
+export function readHeader(headers: unknown, name: string): string | undefined {
+	if (!headers || typeof headers !== 'object') return undefined;
+	const wanted = name.toLowerCase();
+	const getter = (headers as { get?: unknown }).get;
+	if (typeof getter === 'function') {
+		const value = (getter as (key: string) => unknown).call(headers, wanted);
+		if (typeof value === 'string') return value;
+	}
+	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+		if (key.toLowerCase() === wanted) return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return undefined;
+}
+
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Walks the `cause` chain of a network failure for its Node.js error code; nothing else is copied. */
+export function networkFailureFacts(error: unknown): FailureFacts {
+	let networkCode: string | undefined;
+	let timedOut = false;
+	let current: unknown = error;
+	for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+		const { code, message } = current as { code?: unknown; message?: unknown };
+		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && networkCode === undefined) networkCode = code;
+		if (typeof message === 'string' && /timeout|timed out/i.test(message)) timedOut = true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	if (networkCode && TIMEOUT_CODES.has(networkCode)) timedOut = true;
+	return { networkCode, timedOut };
+}

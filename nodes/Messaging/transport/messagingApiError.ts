@@ -1,0 +1,137 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+import type { ClassifiedFailure } from '../throughput/retryPolicy';
+import type { FailureFacts } from './failureFacts';
+
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'EADDRNOTAVAIL',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'ERR_INVALID_URL',
+]);
+
+export function classifyFacts(facts: FailureFacts): ClassifiedFailure {
+	if (facts.invalidAcknowledgement) return { kind: 'final' };
+	if (facts.status === 429) return { kind: 'rate_limited', retryAfter: facts.retryAfter };
+	if (facts.status !== undefined) return { kind: facts.status >= 500 ? 'maybe_processed' : 'final' };
+	if (facts.networkCode && NOT_SENT_CODES.has(facts.networkCode)) return { kind: 'not_sent' };
+	if (facts.networkCode === 'ERR_CANCELED') return { kind: 'final' };
+	return { kind: 'maybe_processed' };
+}
+
+const factsByError = new WeakMap<object, FailureFacts>();
+
+/** The retry policy's view of an error thrown by the transport; anything else is never retried. */
+export function classifyMessagingFailure(error: unknown): ClassifiedFailure {
+	const facts = error && typeof error === 'object' ? factsByError.get(error) : undefined;
+	return facts ? classifyFacts(facts) : { kind: 'final' };
+}
+
+export interface FailureContext {
+	timeoutMs: number;
+	triesMade?: number;
+	apiKey?: string;
+}
+
+const MAYBE_SENT = 'The message may have been accepted, so it was not sent again';
+const SET_KEY = 'set Options > Idempotency Key so the node can retry safely';
+
+function explain(facts: FailureFacts, context: FailureContext): { summary: string; whatToDo: string } {
+	const { status } = facts;
+	if (facts.invalidAcknowledgement) {
+		return {
+			summary: `The Messaging API answered ${status} without a valid acknowledgement (message_id, status, channel)`,
+			whatToDo: `Check that the credential's Base URL points at the Messaging API. ${MAYBE_SENT}: check with your provider before sending it again.`,
+		};
+	}
+	if (status === undefined) {
+		if (classifyFacts(facts).kind === 'not_sent') {
+			return {
+				summary: 'Could not connect to the Messaging API',
+				whatToDo: "Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
+			};
+		}
+		if (facts.timedOut) {
+			return {
+				summary: `The Messaging API did not answer within ${context.timeoutMs} ms`,
+				whatToDo: `Raise Options > Timeout or try again later. ${MAYBE_SENT}; ${SET_KEY}.`,
+			};
+		}
+		return {
+			summary: 'The connection to the Messaging API broke before it answered',
+			whatToDo: `Try again later. ${MAYBE_SENT}; ${SET_KEY}.`,
+		};
+	}
+	if (status === 401 || status === 403) {
+		return {
+			summary: `The Messaging API rejected the API key (${status})`,
+			whatToDo: 'Check the API Key in the Messaging API credential, and that the key may send on this channel.',
+		};
+	}
+	if (status === 404) {
+		return {
+			summary: 'The Messaging API did not find what was asked for (404)',
+			whatToDo:
+				"Check the credential's Base URL (the API root, e.g. https://api.example.com, without /v1) and that the DLT Template ID or WhatsApp Template Name exists in your account.",
+		};
+	}
+	if (status === 413) {
+		return { summary: 'The Messaging API refused the request as too large (413)', whatToDo: 'Shorten the message text or variable values.' };
+	}
+	if (status === 429) {
+		const tries = context.triesMade ? ` after ${context.triesMade} ${context.triesMade === 1 ? 'try' : 'tries'}` : '';
+		return {
+			summary: `The Messaging API is limiting the send rate (429)${tries}`,
+			whatToDo: `Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429.${facts.retryAfter ? ` The provider asked to wait ${facts.retryAfter} s.` : ''}`,
+		};
+	}
+	if (status >= 500) {
+		return {
+			summary: `The Messaging API failed on its side (${status})`,
+			whatToDo: `This is a provider-side problem; try again later. ${MAYBE_SENT}; ${SET_KEY}.`,
+		};
+	}
+	const field = facts.providerField ? ` '${facts.providerField}'` : ' named in the message';
+	return {
+		summary: `The Messaging API rejected the message (${status})`,
+		whatToDo:
+			status === 422
+				? `Fix the field${field}: template variables must match the registered template, and session messages need a window opened by the recipient in the last 24 hours (send a template otherwise).`
+				: `Fix the field${field} and run the node again.`,
+	};
+}
+
+function redact(text: string | undefined, secret: string | undefined): string | undefined {
+	if (!text || !secret) return text;
+	return text.split(secret).join('***');
+}
+
+/** The one place failures become user-facing: built from plain facts so no client internals can leak. */
+export function messagingApiError(node: INode, facts: FailureFacts, itemIndex: number, context: FailureContext): NodeApiError {
+	const { summary, whatToDo } = explain(facts, context);
+	const providerMessage = redact(facts.providerMessage, context.apiKey);
+	const message = providerMessage ? `${summary}: ${providerMessage}` : summary;
+	const httpCode = facts.status === undefined ? undefined : String(facts.status);
+	const sanitised: JsonObject = {
+		message,
+		...(httpCode ? { httpCode } : {}),
+		...(providerMessage ? { providerMessage } : {}),
+		...(facts.networkCode ? { networkError: facts.networkCode } : {}),
+	};
+	const error = new NodeApiError(node, sanitised, { message, description: whatToDo, httpCode, itemIndex });
+	factsByError.set(error, facts);
+	return error;
+}
+
+/** After retries, the final error says how many tries were made, so "429" reads as "still 429 after 3 tries". */
+export function withTriesMade(error: unknown, node: INode, itemIndex: number, context: FailureContext): unknown {
+	const facts = error && typeof error === 'object' ? factsByError.get(error) : undefined;
+	if (!facts || !context.triesMade || context.triesMade < 2) return error;
+	return messagingApiError(node, facts, itemIndex, context);
+}

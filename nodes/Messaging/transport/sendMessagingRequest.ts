@@ -1,0 +1,83 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { readAcknowledgement } from './acknowledgement';
+import { networkFailureFacts, readHeader, readProviderMessage } from './failureFacts';
+import { messagingApiError } from './messagingApiError';
+import type { Acknowledgement, MessagingRequest, SendSettings } from './messagingRequest';
+
+export interface MessagingEndpoint {
+	baseUrl: string;
+	apiKey?: string;
+}
+
+interface FullResponse {
+	statusCode: number;
+	headers?: unknown;
+	body?: unknown;
+}
+
+export function joinUrl(baseUrl: string, path: string): string {
+	return `${baseUrl.trim().replace(/\/+$/, '')}${path}`;
+}
+
+function requestOptions(endpoint: MessagingEndpoint, request: MessagingRequest, settings: SendSettings): IHttpRequestOptions {
+	const headers: IDataObject = { accept: 'application/json' };
+	if (settings.idempotencyKey) headers['Idempotency-Key'] = settings.idempotencyKey;
+	const common = {
+		method: 'POST' as const,
+		url: joinUrl(endpoint.baseUrl, request.path),
+		timeout: settings.timeoutMs,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (settings.bodyEncoding === 'json') {
+		return { ...common, headers: { ...headers, 'content-type': 'application/json' }, body: request.fields, json: true };
+	}
+	return {
+		...common,
+		headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams(request.fields).toString(),
+	};
+}
+
+/** The only function that talks HTTP: one request, one acknowledgement or one NodeApiError. */
+export async function sendMessagingRequest(
+	this: IExecuteFunctions,
+	endpoint: MessagingEndpoint,
+	request: MessagingRequest,
+	settings: SendSettings,
+	itemIndex: number,
+): Promise<Acknowledgement> {
+	const failureContext = { timeoutMs: settings.timeoutMs, apiKey: endpoint.apiKey };
+	let response: FullResponse;
+	try {
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			'messagingApi',
+			requestOptions(endpoint, request, settings),
+		)) as FullResponse;
+	} catch (error) {
+		throw messagingApiError(this.getNode(), networkFailureFacts(error), itemIndex, failureContext);
+	}
+
+	const { statusCode, headers, body } = response;
+	if (statusCode < 200 || statusCode > 299) {
+		const provider = readProviderMessage(body);
+		throw messagingApiError(
+			this.getNode(),
+			{ status: statusCode, retryAfter: readHeader(headers, 'retry-after'), providerMessage: provider.message, providerField: provider.field },
+			itemIndex,
+			failureContext,
+		);
+	}
+	const acknowledgement = readAcknowledgement(body);
+	if (!acknowledgement) {
+		throw messagingApiError(
+			this.getNode(),
+			{ status: statusCode, invalidAcknowledgement: true, providerMessage: readProviderMessage(body).message ?? '(empty body)' },
+			itemIndex,
+			failureContext,
+		);
+	}
+	return acknowledgement;
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+
+import { normalisePhoneNumber } from './phone';
+
+/** Issues raised here carry `params.fix`, the sentence telling the user how to correct the value. */
+export function addFieldIssue(ctx: z.RefinementCtx, message: string, fix: string, path: Array<string | number> = []): void {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message, path, params: { fix } });
+}
+
+export function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Identifiers such as DLT IDs are 19 digits long: as numbers they silently lose their last digits,
+ * so only text is accepted.
+ */
+export function requiredText(maxLength: number, example: string) {
+	return z.unknown().transform((value, ctx): string => {
+		if (typeof value === 'number') {
+			addFieldIssue(
+				ctx,
+				`is a number (${value}), but it must be text`,
+				`Long numbers lose digits in JSON; pass the value as text, e.g. {{ String($json.id) }} or "${example}".`,
+			);
+			return z.NEVER;
+		}
+		if (typeof value !== 'string') {
+			const fix = value === undefined || value === null ? `Enter a value, e.g. ${example}.` : `Map a text value, e.g. ${example}.`;
+			addFieldIssue(ctx, value === undefined || value === null ? 'is empty' : `is ${describeType(value)}, but it must be text`, fix);
+			return z.NEVER;
+		}
+		const trimmed = value.trim();
+		if (trimmed === '') {
+			addFieldIssue(ctx, 'is empty', `Enter a value, e.g. ${example}.`);
+			return z.NEVER;
+		}
+		if (trimmed.length > maxLength) {
+			addFieldIssue(ctx, `is ${trimmed.length} characters long, more than the ${maxLength} allowed`, `Shorten it to at most ${maxLength} characters.`);
+			return z.NEVER;
+		}
+		return trimmed;
+	});
+}
+
+export const variableValue = z.unknown().transform((value, ctx): string | number => {
+	if (typeof value === 'string') {
+		if (value.length > 1000) {
+			addFieldIssue(ctx, `is ${value.length} characters long, more than the 1000 allowed`, 'Shorten the value to at most 1000 characters.');
+			return z.NEVER;
+		}
+		return value;
+	}
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	addFieldIssue(
+		ctx,
+		`is ${describeType(value)}, but variable values must be text or numbers`,
+		'Map a single text or number value, e.g. {{ $json.customer_name }}; turn objects into text first, e.g. {{ JSON.stringify($json.order) }}.',
+	);
+	return z.NEVER;
+});
+
+/** `json` parameters arrive as text from the editor, or as an object when an expression returns one. */
+export function jsonObjectText(example: string) {
+	return z.unknown().transform((value, ctx): Record<string, unknown> => {
+		let parsed: unknown = value;
+		if (typeof value === 'string') {
+			if (value.trim() === '') {
+				addFieldIssue(ctx, 'is empty', `Enter a JSON object, e.g. ${example}.`);
+				return z.NEVER;
+			}
+			try {
+				parsed = JSON.parse(value);
+			} catch (error) {
+				addFieldIssue(ctx, `is not valid JSON (${(error as Error).message})`, `Enter a JSON object, e.g. ${example}.`);
+				return z.NEVER;
+			}
+		}
+		if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+			addFieldIssue(ctx, `is ${describeType(parsed)}, but it must be a JSON object`, `Enter a JSON object, e.g. ${example}.`);
+			return z.NEVER;
+		}
+		return parsed as Record<string, unknown>;
+	});
+}
+
+export function normaliseRecipient(value: unknown, defaultCountryCode: string, ctx: z.RefinementCtx): string {
+	const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+	if (typeof text !== 'string') {
+		addFieldIssue(
+			ctx,
+			value === undefined || value === null ? 'is empty' : `is ${describeType(value)}, but it must be a phone number`,
+			'Enter the recipient number in international format, e.g. +919812345678.',
+			['to'],
+		);
+		return '';
+	}
+	if (text.length > 40) {
+		addFieldIssue(ctx, `is ${text.length} characters long, too long for a phone number`, 'Enter one recipient number, e.g. +919812345678.', ['to']);
+		return '';
+	}
+	const result = normalisePhoneNumber(text, defaultCountryCode);
+	if (!result.ok) {
+		addFieldIssue(ctx, result.problem, result.fix, ['to']);
+		return '';
+	}
+	return result.phone;
+}
+
+export const defaultCountryCode = z
+	.unknown()
+	.transform((value, ctx): string => {
+		if (value === undefined || value === null || value === '') return '';
+		const text = String(value).trim().replace(/^\+/, '');
+		if (!/^[1-9]\d{0,3}$/.test(text)) {
+			addFieldIssue(ctx, `"${String(value)}" is not a country calling code`, 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.');
+			return z.NEVER;
+		}
+		return text;
+	});
+
+export const optionalCallbackUrl = z.unknown().transform((value, ctx): string | undefined => {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	const fix = "Paste the Production URL of a Messaging Trigger node, e.g. https://n8n.example.com/webhook/messaging-events.";
+	if (typeof value !== 'string') {
+		addFieldIssue(ctx, `is ${describeType(value)}, but it must be a URL`, fix);
+		return z.NEVER;
+	}
+	const trimmed = value.trim();
+	if (trimmed.length > 2048) {
+		addFieldIssue(ctx, 'is longer than 2048 characters', fix);
+		return z.NEVER;
+	}
+	let url: URL;
+	try {
+		url = new URL(trimmed);
+	} catch {
+		addFieldIssue(ctx, `"${trimmed}" is not an absolute URL`, fix);
+		return z.NEVER;
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		addFieldIssue(ctx, `uses "${url.protocol}", but only http and https are allowed`, fix);
+		return z.NEVER;
+	}
+	return trimmed;
+});
