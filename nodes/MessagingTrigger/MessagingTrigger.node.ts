@@ -1,0 +1,79 @@
+import {
+	NodeConnectionTypes,
+	type ICredentialsDecrypted,
+	type ICredentialTestFunctions,
+	type IHookFunctions,
+	type INodeCredentialTestResult,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { testSigningSecret } from './credentialTest';
+import { triggerProperties } from './description';
+import { receiveDeliveryEvents } from './receiveDeliveryEvents';
+import { forgetWebhookUrl, isWebhookUrlAnnounced, announceWebhookUrl } from './webhookRegistration';
+
+export class MessagingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging Trigger',
+		name: 'messagingTrigger',
+		icon: { light: 'file:messagingTrigger.svg', dark: 'file:messagingTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{ ($parameter["statuses"] || []).length ? $parameter["statuses"].join(", ") : "all statuses" }}',
+		description: 'Starts the workflow when an SMS or WhatsApp message changes status',
+		defaults: { name: 'Messaging Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'messagingWebhookApi',
+				required: true,
+				testedBy: 'messagingWebhookSigningSecretTest',
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'messaging-events',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	methods = {
+		credentialTest: {
+			async messagingWebhookSigningSecretTest(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return await testSigningSecret(credential);
+			},
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return isWebhookUrlAnnounced(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				announceWebhookUrl(this);
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				forgetWebhookUrl(this);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveDeliveryEvents.call(this);
+	}
+}

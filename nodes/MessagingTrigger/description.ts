@@ -1,0 +1,66 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from './receiveDeliveryEvents';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Paste this node\'s Production URL into the Callback URL option of the Messaging node (SMS) or into the account webhook URL. Events that the filters below leave out, and duplicates, are acknowledged with 200 so the sender does not retry them, but they start no execution.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Channels',
+		name: 'channels',
+		type: 'multiOptions',
+		options: [
+			{ name: 'SMS', value: 'sms' },
+			{ name: 'WhatsApp', value: 'whatsapp' },
+		],
+		default: [],
+		description: 'Only events on these channels start the workflow. Leave empty for all channels.',
+	},
+	{
+		displayName: 'Statuses',
+		name: 'statuses',
+		type: 'multiOptions',
+		options: [
+			{ name: 'Delivered', value: 'delivered' },
+			{ name: 'Failed', value: 'failed' },
+			{ name: 'Queued', value: 'queued' },
+			{ name: 'Read', value: 'read' },
+			{ name: 'Sent', value: 'sent' },
+			{ name: 'Undelivered', value: 'undelivered' },
+		],
+		default: [],
+		description:
+			'Only events with these statuses start the workflow. Leave empty for all statuses, including ones the provider adds later.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Drop Duplicate Events',
+				name: 'dropDuplicateEvents',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to ignore an event whose ID was among the last 1,000 accepted, as the sender repeats the same event ID when it retries',
+			},
+			{
+				displayName: 'Timestamp Tolerance (Seconds)',
+				name: 'timestampToleranceSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
+				description:
+					'How far the signed timestamp may be from this server\'s clock, either way. Older deliveries are refused as replays.',
+			},
+		],
+	},
+];

@@ -1,0 +1,26 @@
+import type { IHookFunctions } from 'n8n-workflow';
+
+const ANNOUNCED_URL_KEY = 'announcedWebhookUrl';
+
+/*
+ * The Messaging API has no endpoint to register a webhook (spec §6: "not shown"), so the user
+ * pastes the URL. Activation therefore registers nothing remotely: it logs the URL to paste,
+ * once per URL, and remembers it so a reactivation with the same URL stays quiet.
+ */
+export function isWebhookUrlAnnounced(context: IHookFunctions): boolean {
+	const staticData = context.getWorkflowStaticData('node');
+	return staticData[ANNOUNCED_URL_KEY] === context.getNodeWebhookUrl('default');
+}
+
+export function announceWebhookUrl(context: IHookFunctions): void {
+	const webhookUrl = context.getNodeWebhookUrl('default');
+	context.logger.info(
+		`Messaging Trigger is listening at ${webhookUrl}. Use it as the SMS callback_url or the account webhook URL.`,
+		{ node: context.getNode().name, workflowId: context.getWorkflow().id },
+	);
+	context.getWorkflowStaticData('node')[ANNOUNCED_URL_KEY] = webhookUrl;
+}
+
+export function forgetWebhookUrl(context: IHookFunctions): void {
+	delete context.getWorkflowStaticData('node')[ANNOUNCED_URL_KEY];
+}
