@@ -1,0 +1,96 @@
+import { Credentials } from 'n8n-core';
+import { ICredentialsHelper, isExpression } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeProperties,
+	IRequestOptionsSimplified,
+	Workflow,
+} from 'n8n-workflow';
+
+/**
+ * Applies credentials the way n8n's CLI CredentialsHelper does: a function `authenticate` is called,
+ * a generic one has every key and value resolved as an expression with `$credentials` in scope and
+ * written into the request's headers/qs/body/auth.
+ */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly credentialTypes: Record<string, ICredentialType>,
+		private readonly credentialsByType: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		incoming: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const credentialType = this.credentialTypes[typeName];
+		const { authenticate } = credentialType ?? {};
+		if (typeof authenticate === 'function') return await authenticate(credentials, incoming as IHttpRequestOptions);
+		if (!authenticate || authenticate.type !== 'generic') return incoming as IHttpRequestOptions;
+		if (!workflow || !node) throw new Error('Workflow and node are required for declarative credential authentication');
+
+		const resolve = (value: string): string => {
+			if (!isExpression(value)) return value;
+			const resolved = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+			return resolved ? String(resolved) : '';
+		};
+		const request = incoming as unknown as Record<string, Record<string, unknown> | undefined>;
+		request.headers ??= {};
+		for (const [target, entries] of Object.entries(authenticate.properties)) {
+			request[target] ??= {};
+			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
+				request[target]![resolve(key)] = resolve(value);
+			}
+		}
+		return incoming as IHttpRequestOptions;
+	}
+
+	async preAuthentication(
+		_helpers: IHttpRequestHelper,
+		_credentials: ICredentialDataDecryptedObject,
+		_typeName: string,
+		_node: INode,
+		_credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+		return new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type, '');
+	}
+
+	async getDecrypted(_additionalData: unknown, _nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
+		const data = this.credentialsByType[type];
+		if (!data) throw new Error(`No test credentials of type "${type}"`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.credentialTypes[type]?.properties ?? [];
+	}
+}

@@ -1,0 +1,130 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+import type {
+	ExecutionError,
+	INode,
+	INodeExecutionData,
+	IRun,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { MessagingApi } from '../../credentials/MessagingApi.credentials';
+import { TestCredentialsHelper } from './credentialsHelper';
+import { testNodeTypes } from './nodeTypes';
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IWorkflowBase['connections'];
+	settings?: IWorkflowBase['settings'];
+}
+
+export interface RunWorkflowOptions {
+	workflow: WorkflowJson;
+	credentials: { baseUrl: string; apiKey: string };
+	/** Items fed to the entry node (the node without incoming connections); one empty item by default. */
+	items?: INodeExecutionData[];
+	/** Overrides merged into the named node's parameters, e.g. { Messaging: { options: {...} } }. */
+	parameters?: Record<string, Record<string, unknown>>;
+	continueOnFail?: boolean;
+}
+
+export interface WorkflowRunResult {
+	/** Output items of every node that ran, by node name (first run, first output). */
+	outputs: Record<string, INodeExecutionData[]>;
+	error?: ExecutionError;
+	run: IRun;
+}
+
+export function loadWorkflowFixture(name: string): WorkflowJson {
+	const file = path.join(__dirname, '..', 'fixtures', 'workflows', `${name}.json`);
+	return JSON.parse(readFileSync(file, 'utf8')) as WorkflowJson;
+}
+
+function entryNode(workflow: WorkflowJson): INode {
+	const targets = new Set(
+		Object.values(workflow.connections).flatMap((byType) =>
+			Object.values(byType).flatMap((outputs) => (outputs ?? []).flatMap((links) => (links ?? []).map((link) => link.node))),
+		),
+	);
+	const entry = workflow.nodes.find((node) => !targets.has(node.name));
+	if (!entry) throw new Error('The workflow has no entry node');
+	return entry;
+}
+
+function additionalDataFor(credentialsHelper: TestCredentialsHelper, hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+	const data: Partial<IWorkflowExecuteAdditionalData> = {
+		credentialsHelper,
+		hooks,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formBaseUrl: 'http://127.0.0.1/form',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		formTestBaseUrl: 'http://127.0.0.1/form-test',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		mcpBaseUrl: 'http://127.0.0.1/mcp',
+		mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
+		variables: {},
+		logAiEvent: () => undefined,
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not available in the test harness');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+	};
+	return data as IWorkflowExecuteAdditionalData;
+}
+
+/**
+ * Runs workflow JSON through n8n-core's WorkflowExecute with our node types and the Messaging API
+ * credential applied as n8n applies it, so requests go over real HTTP to whatever Base URL is given.
+ */
+export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowRunResult> {
+	const nodes: INode[] = structuredClone(options.workflow.nodes).map((node) => ({
+		...node,
+		parameters: { ...node.parameters, ...(options.parameters?.[node.name] ?? {}) } as INode['parameters'],
+		...(options.continueOnFail !== undefined && node.type === 'n8n-nodes-messaging.messaging'
+			? { onError: options.continueOnFail ? ('continueRegularOutput' as const) : ('stopWorkflow' as const) }
+			: {}),
+	}));
+	const workflowData = { ...options.workflow, nodes };
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: options.workflow.name ?? 'test',
+		nodes,
+		connections: options.workflow.connections,
+		settings: options.workflow.settings,
+		active: false,
+		nodeTypes: testNodeTypes,
+	});
+
+	const credentialsHelper = new TestCredentialsHelper(
+		{ messagingApi: new MessagingApi() },
+		{ messagingApi: { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey } },
+	);
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData as unknown as IWorkflowBase);
+	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+
+	const entry = workflow.getNode(entryNode(options.workflow).name)!;
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: entry, data: { main: [options.items ?? [{ json: {} }]] }, source: null }],
+		},
+	});
+	const workflowExecute = new WorkflowExecute(additionalDataFor(credentialsHelper, hooks), 'manual', runExecutionData);
+	await workflowExecute.processRunExecutionData(workflow);
+	const run = await finished;
+
+	const outputs: Record<string, INodeExecutionData[]> = {};
+	for (const [nodeName, taskData] of Object.entries(run.data.resultData.runData)) {
+		const main = taskData[0]?.data?.main?.[0];
+		if (main) outputs[nodeName] = main;
+	}
+	return { outputs, error: run.data.resultData.error, run };
+}
