@@ -4,9 +4,18 @@ import { checkedLatency, createSandboxContext } from './sandbox-context';
 import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
 import { createSandboxServer, listen } from './server';
 import type { Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
+import { signPayload } from './webhooks/signing';
 
 export * from './types';
-export { createManualClock, createSystemClock, closedPortUrl, DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET };
+export {
+	closedPortUrl,
+	createManualClock,
+	createSystemClock,
+	DEFAULT_SEED,
+	SANDBOX_API_KEY,
+	SANDBOX_SIGNING_SECRET,
+	signPayload,
+};
 
 const CONFIG_KEYS = ['latency', 'rateLimit', 'lifecycle'];
 
@@ -35,7 +44,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			throw new Error('Fault injection is not available yet');
 		},
 		clearFaults: () => undefined,
-		webhookDeliveries: () => [],
+		webhookDeliveries: () => context.webhooks.list(),
 	};
 
 	const server = createSandboxServer(context, operations);
@@ -50,6 +59,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		signingSecret: context.seed.account.signingSecret,
 		close: async () => {
 			context.timers.close();
+			context.webhooks.close();
 			await new Promise<void>((resolve) => {
 				server.close(() => resolve());
 				server.closeAllConnections();

@@ -9,7 +9,9 @@ import { TemplateRegistry } from './templates';
 import { IdempotencyStore } from './throughput/idempotency-store';
 import { RateLimiter } from './throughput/rate-limiter';
 import { TimerRegistry } from './timers';
-import type { LatencyConfig, SandboxClock, SandboxOptions, SandboxSeed } from './types';
+import type { LatencyConfig, MessageRecord, SandboxClock, SandboxOptions, SandboxSeed } from './types';
+import { statusEvent } from './webhooks/delivery-event';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 
 /** Everything one running sandbox holds; the routes read and change it. */
 export interface SandboxContext {
@@ -26,6 +28,7 @@ export interface SandboxContext {
 	rateLimiter: RateLimiter;
 	idempotency: IdempotencyStore;
 	lifecycle: Lifecycle;
+	webhooks: WebhookDispatcher;
 	timers: TimerRegistry;
 	log: (line: string) => void;
 }
@@ -38,11 +41,18 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 	const sessions = new SessionWindows(clock);
 	for (const number of seed.openSessionsFor) sessions.recordInbound(number);
 	const quiet = options.quiet ?? true;
+	const account = { signingSecret: seed.account.signingSecret, webhookUrl: seed.account.webhookUrl };
+	const webhooks = new WebhookDispatcher(options.webhooks ?? {}, clock, timers, account.signingSecret);
+	// The per-message callback_url replaces the account webhook, never adds to it.
+	const announceStatusChange = (message: MessageRecord) => {
+		const url = message.callbackUrl ?? account.webhookUrl;
+		if (url !== null) webhooks.enqueue(statusEvent(message), url);
+	};
 	return {
 		seed,
 		clock,
 		apiKeys: new Set([seed.account.apiKey]),
-		account: { signingSecret: seed.account.signingSecret, webhookUrl: seed.account.webhookUrl },
+		account,
 		bodyLimitBytes: BODY_LIMIT_BYTES,
 		latency: checkedLatency(options.latency ?? null),
 		templates: new TemplateRegistry(seed),
@@ -56,8 +66,9 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 			messages,
 			timers,
 			seed.failingRecipients,
-			() => undefined,
+			announceStatusChange,
 		),
+		webhooks,
 		timers,
 		log: quiet ? () => undefined : (line) => process.stdout.write(`${line}\n`),
 	};
