@@ -57,6 +57,10 @@ function addSection(
 			addFieldIssue(ctx, `has the position "${position}" in ${section}, but positions are whole numbers from 1`, POSITION_FIX, path);
 			continue;
 		}
+		if (position in values) {
+			addFieldIssue(ctx, `has the ${section} position ${position} twice`, POSITION_FIX, path);
+			continue;
+		}
 		const checked = variableValue.safeParse(value);
 		if (checked.success) values[position] = checked.data;
 		else for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path });
@@ -97,7 +101,7 @@ function componentsFromJson(value: unknown, ctx: z.RefinementCtx): TemplateCompo
 	for (const [section, sectionValue] of Object.entries(parsed.data)) {
 		const path = ['componentsJson', section];
 		if (!(COMPONENT_SECTIONS as readonly string[]).includes(section)) {
-			addFieldIssue(ctx, `has an unknown key "${section}"`, 'Use only the keys header, body and buttons at the top level.', path);
+			addFieldIssue(ctx, `has an unknown key "${section}"`, 'Use only the keys header, body and buttons at the top level.', ['componentsJson']);
 			continue;
 		}
 		if (typeof sectionValue !== 'object' || sectionValue === null || Array.isArray(sectionValue)) {
