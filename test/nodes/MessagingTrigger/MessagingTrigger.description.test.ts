@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { ICredentialType, INodePropertyOptions } from 'n8n-workflow';
+
+import { MessagingWebhookApi } from '../../../credentials/MessagingWebhookApi.credentials';
+import { MessagingTrigger } from '../../../nodes/MessagingTrigger/MessagingTrigger.node';
+
+const root = join(__dirname, '..', '..', '..');
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+	name: string;
+	n8n: { nodes: string[]; credentials: string[] };
+};
+
+describe('Messaging Trigger description', () => {
+	const { description, methods } = new MessagingTrigger();
+
+	it('is a trigger with one POST webhook answered on receipt', () => {
+		expect(description).toEqual(
+			expect.objectContaining({ name: 'messagingTrigger', group: ['trigger'], inputs: [], version: 1 }),
+		);
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'messaging-events' },
+		]);
+	});
+
+	it('requires the signing-secret credential and names a credential test that exists', () => {
+		expect(description.credentials).toEqual([
+			{ name: 'messagingWebhookApi', required: true, testedBy: 'messagingWebhookSigningSecretTest' },
+		]);
+		expect(typeof methods.credentialTest.messagingWebhookSigningSecretTest).toBe('function');
+	});
+
+	it('offers the documented channels and statuses, alphabetically, defaulting to all', () => {
+		const options = (name: string) =>
+			description.properties.find((property) => property.name === name)!.options as INodePropertyOptions[];
+		expect(options('channels').map((option) => option.value)).toEqual(['sms', 'whatsapp']);
+		expect(options('statuses').map((option) => option.value)).toEqual([
+			'delivered',
+			'failed',
+			'queued',
+			'read',
+			'sent',
+			'undelivered',
+		]);
+		for (const name of ['channels', 'statuses']) {
+			const names = options(name).map((option) => option.name);
+			expect(names).toEqual([...names].sort());
+			expect(description.properties.find((property) => property.name === name)!.default).toEqual([]);
+		}
+	});
+
+	it('has distinct light and dark icons that exist next to the node', () => {
+		const icon = description.icon as { light: string; dark: string };
+		expect(icon.light).not.toBe(icon.dark);
+		for (const file of [icon.light, icon.dark]) {
+			expect(existsSync(join(root, 'nodes', 'MessagingTrigger', file.replace('file:', '')))).toBe(true);
+		}
+	});
+
+	it('has a codex file naming the installed node type', () => {
+		const codex = JSON.parse(
+			readFileSync(join(root, 'nodes', 'MessagingTrigger', 'MessagingTrigger.node.json'), 'utf8'),
+		) as { node: string };
+		expect(codex.node).toBe(`${packageJson.name}.${description.name}`);
+	});
+
+	it('is registered in package.json with its credential', () => {
+		expect(packageJson.n8n.nodes).toContain('dist/nodes/MessagingTrigger/MessagingTrigger.node.js');
+		expect(packageJson.n8n.credentials).toContain('dist/credentials/MessagingWebhookApi.credentials.js');
+	});
+});
+
+describe('Messaging Webhook credential', () => {
+	const credential = new MessagingWebhookApi();
+
+	it('holds one required, hidden signing secret and authenticates nothing outbound', () => {
+		expect(credential.name).toBe('messagingWebhookApi');
+		expect(credential.properties).toEqual([
+			expect.objectContaining({
+				name: 'signingSecret',
+				type: 'string',
+				required: true,
+				typeOptions: { password: true },
+			}),
+		]);
+		expect((credential as ICredentialType).authenticate).toBeUndefined();
+	});
+
+	it('has light and dark icons that exist', () => {
+		for (const file of [credential.icon.light, credential.icon.dark]) {
+			expect(existsSync(join(root, 'credentials', file.replace('file:', '')))).toBe(true);
+		}
+	});
+});

@@ -1,0 +1,102 @@
+import 'reflect-metadata';
+import { createRequire } from 'node:module';
+
+import type { Logger } from '@n8n/backend-common';
+import type { Container as DiContainer } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
+import {
+	NodeHelpers,
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeParameters,
+	type INodeTypes,
+} from 'n8n-workflow';
+
+import { MessagingTrigger } from '../../../../nodes/MessagingTrigger/MessagingTrigger.node';
+
+export interface LogEntry {
+	level: 'debug' | 'info' | 'warn' | 'error';
+	message: string;
+	meta?: unknown;
+}
+
+/** Every log line n8n-core's contexts hand to the logger, for the test to read. */
+export const logs: LogEntry[] = [];
+
+function recordingLogger(): Logger {
+	const record =
+		(level: LogEntry['level']) =>
+		(message: string, meta?: unknown): void => {
+			logs.push({ level, message, meta });
+		};
+	return {
+		debug: record('debug'),
+		info: record('info'),
+		warn: record('warn'),
+		error: record('error'),
+		scoped: () => recordingLogger(),
+	} as unknown as Logger;
+}
+
+/** n8n-core resolves its logger through its own copies of @n8n/di and @n8n/backend-common. */
+const requireFromN8nCore = createRequire(require.resolve('n8n-core'));
+const { Container } = requireFromN8nCore('@n8n/di') as { Container: typeof DiContainer };
+const LoggerToken = (requireFromN8nCore('@n8n/backend-common') as { Logger: typeof Logger }).Logger;
+
+Container.set(LoggerToken, recordingLogger());
+// The contexts only keep a reference to the instance settings; nothing in them is read here.
+Container.set(InstanceSettings, {} as InstanceSettings);
+
+export const WEBHOOK_ID = '4f1c2b9e-8d7a-4e53-9a61-0c2f3b5d7e90';
+
+export const triggerType = new MessagingTrigger();
+
+const nodeTypes: INodeTypes = {
+	getByName: () => triggerType,
+	getByNameAndVersion: () => triggerType,
+	getKnownTypes: () => ({}),
+};
+
+/** A trigger node as n8n stores it: parameters completed with their defaults. */
+export function triggerNode(parameters: INodeParameters = {}): INode {
+	const node: INode = {
+		id: 'messaging-trigger',
+		name: 'Messaging Trigger',
+		type: 'n8n-nodes-messaging.messagingTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_ID,
+		parameters: {},
+		credentials: { messagingWebhookApi: { id: 'cred-1', name: 'Signing secret' } },
+	};
+	node.parameters =
+		NodeHelpers.getNodeParameters(
+			triggerType.description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			triggerType.description,
+		) ?? {};
+	return node;
+}
+
+export function triggerWorkflow(node: INode, staticData: IDataObject): Workflow {
+	return new Workflow({
+		id: 'workflow-1',
+		name: 'Delivery events',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
+	});
+}
+
+/** The static data as n8n would save it: a plain copy without the change marker. */
+export function savedStaticData(workflow: Workflow): IDataObject {
+	const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+	delete copy.__dataChanged;
+	return copy;
+}
