@@ -1,0 +1,182 @@
+import { createManualClock, startSandbox, type Sandbox } from '../../sandbox';
+import { errorOf, post, smsFields } from './http-client';
+import { pause, startWebhookReceiver, waitUntil } from './webhook-receiver';
+
+async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
+	const startedAt = performance.now();
+	const result = await run();
+	return { result, ms: performance.now() - startedAt };
+}
+
+describe('latency', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ lifecycle: null });
+	});
+	afterAll(() => sandbox.close());
+
+	it('waits the fixed latency before answering, and adds up to the jitter', async () => {
+		const baseline = await timed(() => post(sandbox, '/v1/sms/send', smsFields()));
+
+		sandbox.configure({ latency: { fixedMs: 120 } });
+		const slow = await timed(() => post(sandbox, '/v1/sms/send', smsFields()));
+		expect(slow.result.status).toBe(200);
+		expect(slow.ms).toBeGreaterThanOrEqual(118);
+
+		sandbox.configure({ latency: { fixedMs: 20, jitterMs: 60 } });
+		const jittered = await Promise.all(Array.from({ length: 12 }, () => timed(() => post(sandbox, '/v1/sms/send', smsFields()))));
+		for (const { ms } of jittered) expect(ms).toBeGreaterThanOrEqual(19);
+		const spread = Math.max(...jittered.map(({ ms }) => ms)) - Math.min(...jittered.map(({ ms }) => ms));
+		expect(spread).toBeGreaterThan(5);
+
+		sandbox.configure({ latency: null });
+		const fast = await timed(() => post(sandbox, '/v1/sms/send', smsFields()));
+		expect(fast.ms).toBeLessThan(baseline.ms + 100);
+	});
+
+	it('refuses a negative latency', () => {
+		expect(() => sandbox.configure({ latency: { fixedMs: -1 } })).toThrow(/latency/);
+	});
+});
+
+describe('rate limit', () => {
+	let sandbox: Sandbox;
+	beforeEach(async () => {
+		sandbox = await startSandbox({ lifecycle: null, rateLimit: { perSecond: 2, burst: 2 } });
+	});
+	afterEach(() => sandbox.close());
+
+	it('answers 429 rate_limited with Retry-After once the burst is spent, and accepts nothing for it', async () => {
+		const replies = [];
+		for (let i = 0; i < 3; i++) replies.push(await post(sandbox, '/v1/sms/send', smsFields()));
+
+		expect(replies.map((reply) => reply.status)).toEqual([200, 200, 429]);
+		expect(errorOf(replies[2]).code).toBe('rate_limited');
+		expect(replies[2].headers.get('retry-after')).toBe('1');
+		expect(sandbox.messages()).toHaveLength(2);
+		expect(sandbox.requests().map((request) => request.response.status)).toEqual([200, 200, 429]);
+	});
+
+	it('lets the client in again after Retry-After', async () => {
+		for (let i = 0; i < 2; i++) await post(sandbox, '/v1/sms/send', smsFields());
+		const limited = await post(sandbox, '/v1/sms/send', smsFields());
+		await pause(Number(limited.headers.get('retry-after')) * 1000);
+		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
+	});
+
+	it('checks the key before the rate: bad keys get 401 and spend no tokens', async () => {
+		for (let i = 0; i < 5; i++) {
+			expect((await post(sandbox, '/v1/sms/send', smsFields(), { apiKey: 'sk_wrong' })).status).toBe(401);
+		}
+		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
+	});
+
+	it('never limits a client that sends at exactly the configured rate', async () => {
+		sandbox.configure({ rateLimit: { perSecond: 40 } });
+		const startedAt = performance.now();
+		const statuses: number[] = [];
+		for (let i = 0; i < 60; i++) {
+			const due = startedAt + (i * 1000) / 40;
+			await pause(Math.max(0, due - performance.now()));
+			statuses.push((await post(sandbox, '/v1/sms/send', smsFields())).status);
+		}
+		expect(statuses.filter((status) => status === 429)).toHaveLength(0);
+	});
+
+	it('holds a client sending twice the rate to the rate', async () => {
+		sandbox.configure({ rateLimit: { perSecond: 20, burst: 1 } });
+		const startedAt = performance.now();
+		const statuses: number[] = [];
+		for (let i = 0; i < 30; i++) {
+			await pause(Math.max(0, startedAt + i * 25 - performance.now()));
+			statuses.push((await post(sandbox, '/v1/sms/send', smsFields())).status);
+		}
+		const elapsedSeconds = (performance.now() - startedAt) / 1000;
+		const accepted = statuses.filter((status) => status === 200).length;
+		expect(accepted).toBeLessThanOrEqual(1 + Math.ceil(20 * elapsedSeconds));
+		expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(30 - 1 - Math.ceil(20 * elapsedSeconds));
+		expect(sandbox.messages()).toHaveLength(accepted);
+	});
+});
+
+describe('Idempotency-Key', () => {
+	let sandbox: Sandbox;
+	beforeEach(async () => {
+		sandbox = await startSandbox({ lifecycle: null, clock: createManualClock(Date.UTC(2026, 10, 22, 9)) });
+	});
+	afterEach(() => sandbox.close());
+
+	const withKey = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+
+	it('replays the first acknowledgement for the same key and body, accepting nothing new', async () => {
+		const first = await post(sandbox, '/v1/sms/send', smsFields(), withKey('exec-1-item-0'));
+		const again = await post(sandbox, '/v1/sms/send', smsFields(), withKey('exec-1-item-0'));
+		const reencoded = await post(sandbox, '/v1/sms/send', smsFields(), { ...withKey('exec-1-item-0'), encoding: 'json' });
+
+		expect(first.status).toBe(200);
+		expect(again).toMatchObject({ status: 200, body: first.body });
+		expect(reencoded).toMatchObject({ status: 200, body: first.body });
+		expect(sandbox.messages()).toHaveLength(1);
+		expect(sandbox.messages()[0].idempotencyKey).toBe('exec-1-item-0');
+		expect(sandbox.requests()).toHaveLength(3);
+	});
+
+	it('answers 422 idempotency_key_reused for the same key with another body', async () => {
+		await post(sandbox, '/v1/sms/send', smsFields(), withKey('k1'));
+		const reply = await post(sandbox, '/v1/sms/send', smsFields({ to: '+919812345679' }), withKey('k1'));
+		expect(reply.status).toBe(422);
+		expect(errorOf(reply).code).toBe('idempotency_key_reused');
+		expect(sandbox.messages()).toHaveLength(1);
+	});
+
+	it('treats different keys, and requests without a key, as different messages', async () => {
+		await post(sandbox, '/v1/sms/send', smsFields(), withKey('a'));
+		await post(sandbox, '/v1/sms/send', smsFields(), withKey('b'));
+		await post(sandbox, '/v1/sms/send', smsFields());
+		await post(sandbox, '/v1/sms/send', smsFields());
+		expect(sandbox.messages()).toHaveLength(4);
+	});
+
+	it('does not remember a refused request: the corrected one under the same key is accepted', async () => {
+		const refused = await post(sandbox, '/v1/sms/send', smsFields({ content: { otp: '1' } }), withKey('k2'));
+		expect(refused.status).toBe(422);
+		const corrected = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k2'));
+		expect(corrected.status).toBe(200);
+		expect(sandbox.messages()).toHaveLength(1);
+	});
+
+	it('forgets a key after 24 hours of sandbox time', async () => {
+		const first = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k3'));
+		sandbox.clock.advance(24 * 60 * 60 * 1000);
+		const later = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k3'));
+		expect(later.status).toBe(200);
+		expect(later.body).not.toEqual(first.body);
+		expect(sandbox.messages()).toHaveLength(2);
+	});
+
+	it('accepts once when the same keyed request arrives twice at the same time', async () => {
+		sandbox.configure({ latency: { fixedMs: 30 } });
+		const replies = await Promise.all([
+			post(sandbox, '/v1/sms/send', smsFields(), withKey('k4')),
+			post(sandbox, '/v1/sms/send', smsFields(), withKey('k4')),
+		]);
+		expect(replies[0].body).toEqual(replies[1].body);
+		expect(sandbox.messages()).toHaveLength(1);
+	});
+
+	it('starts no second lifecycle for a replay', async () => {
+		const receiver = await startWebhookReceiver();
+		sandbox.configure({ lifecycle: { stepDelayMs: 5 } });
+		sandbox.setWebhookUrl(receiver.url);
+		try {
+			await post(sandbox, '/v1/sms/send', smsFields(), withKey('k5'));
+			await post(sandbox, '/v1/sms/send', smsFields(), withKey('k5'));
+			await receiver.waitFor(2);
+			await waitUntil(() => sandbox.messages()[0].status === 'delivered', 'the message is delivered');
+			await pause(50);
+			expect(receiver.received.map((delivery) => delivery.event.status)).toEqual(['sent', 'delivered']);
+		} finally {
+			await receiver.close();
+		}
+	});
+});
