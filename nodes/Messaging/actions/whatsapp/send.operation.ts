@@ -135,11 +135,11 @@ function readInput(context: IExecuteFunctions, itemIndex: number): Record<string
 	return {
 		to: context.getNodeParameter('to', itemIndex, ''),
 		messageType: context.getNodeParameter('messageType', itemIndex, 'template'),
-		templateName: context.getNodeParameter('templateName', itemIndex, undefined),
+		templateName: context.getNodeParameter('templateName', itemIndex, ''),
 		componentsInputMode: mode,
-		components: mode === 'fields' ? context.getNodeParameter('components', itemIndex, undefined) : undefined,
-		componentsJson: mode === 'json' ? context.getNodeParameter('componentsJson', itemIndex, undefined) : undefined,
-		text: context.getNodeParameter('text', itemIndex, undefined),
+		components: mode === 'fields' ? context.getNodeParameter('components', itemIndex, {}) : undefined,
+		componentsJson: mode === 'json' ? context.getNodeParameter('componentsJson', itemIndex, '') : undefined,
+		text: context.getNodeParameter('text', itemIndex, ''),
 		defaultCountryCode: options.defaultCountryCode,
 	};
 }
