@@ -84,6 +84,7 @@ export function sendOptionsCollection(resource: MessagingResource, extraOptions:
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		description: 'Country code completion, body encoding, timeout, throughput and idempotency settings',
 		displayOptions: { show: { resource: [resource], operation: ['send'] } },
 		options: [...sharedOptions, ...extraOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
