@@ -1,0 +1,59 @@
+import { CredentialTestContext } from 'n8n-core';
+import type { ICredentialsDecrypted } from 'n8n-workflow';
+
+import { testMessagingApiCredential } from '../../../../nodes/Messaging/methods/testMessagingApiCredential';
+import { closedPortUrl } from '../../../../sandbox';
+import { useSandbox } from '../../../helpers/sandboxForTests';
+
+const sandbox = useSandbox();
+
+/** The same context n8n's CredentialsTester builds for a `testedBy` function. */
+async function runCredentialTest(data: { baseUrl: string; apiKey: string }) {
+	const credential: ICredentialsDecrypted = { id: '1', name: 'Messaging API', type: 'messagingApi', data };
+	return await testMessagingApiCredential.call(new CredentialTestContext(), credential);
+}
+
+describe('Messaging API credential test', () => {
+	test('a good key passes: the empty send is refused for its body, and nothing is sent', async () => {
+		const messagesBefore = sandbox().messages().length;
+		const result = await runCredentialTest({ baseUrl: `${sandbox().url}/`, apiKey: sandbox().apiKey });
+
+		expect(result).toEqual({ status: 'OK', message: 'API key accepted' });
+		const [request] = sandbox().requests();
+		expect(request.method).toBe('POST');
+		expect(request.path).toBe('/v1/sms/send');
+		expect(request.headers.authorization).toBe(`Bearer ${sandbox().apiKey}`);
+		expect([400, 422]).toContain(request.response.status);
+		expect(sandbox().messages()).toHaveLength(messagesBefore);
+	});
+
+	test('a wrong key is reported as rejected, without echoing the key', async () => {
+		const result = await runCredentialTest({ baseUrl: sandbox().url, apiKey: 'sk_not_the_key_123456' });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^API key rejected: the Messaging API answered 401/);
+		expect(result.message).toContain('Check the API Key');
+		expect(result.message).not.toContain('sk_not_the_key_123456');
+	});
+
+	test('a base URL that does not lead to the API says so', async () => {
+		const result = await runCredentialTest({ baseUrl: `${sandbox().url}/v1`, apiKey: sandbox().apiKey });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('No Messaging API found at');
+		expect(result.message).toContain('without /v1');
+	});
+
+	test('an unreachable base URL and missing fields fail before or without a request', async () => {
+		const unreachable = await runCredentialTest({ baseUrl: await closedPortUrl(), apiKey: sandbox().apiKey });
+		expect(unreachable.status).toBe('Error');
+		expect(unreachable.message).toMatch(/^Could not reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\. Check the Base URL\.$/);
+
+		expect(await runCredentialTest({ baseUrl: 'api.example.com', apiKey: 'x' })).toEqual({
+			status: 'Error',
+			message: 'Base URL must be an absolute http(s) address, e.g. https://api.example.com',
+		});
+		expect(await runCredentialTest({ baseUrl: sandbox().url, apiKey: ' ' })).toEqual({ status: 'Error', message: 'Enter the API Key' });
+		expect(sandbox().requests()).toHaveLength(0);
+	});
+});
