@@ -4,8 +4,8 @@ const ANNOUNCED_URL_KEY = 'announcedWebhookUrl';
 
 /*
  * The Messaging API has no endpoint to register a webhook (spec §6: "not shown"), so the user
- * pastes the URL. Activation therefore registers nothing remotely: it logs the URL to paste,
- * once per URL, and remembers it so a reactivation with the same URL stays quiet.
+ * pastes the URL. Activation therefore registers nothing remotely: it logs the URL to paste and
+ * remembers it until deactivation, so n8n restarts, which re-check active webhooks, stay quiet.
  */
 export function isWebhookUrlAnnounced(context: IHookFunctions): boolean {
 	const staticData = context.getWorkflowStaticData('node');
@@ -15,7 +15,7 @@ export function isWebhookUrlAnnounced(context: IHookFunctions): boolean {
 export function announceWebhookUrl(context: IHookFunctions): void {
 	const webhookUrl = context.getNodeWebhookUrl('default');
 	context.logger.info(
-		`Messaging Trigger is listening at ${webhookUrl}. Use it as the SMS callback_url or the account webhook URL.`,
+		`Messaging Trigger Production URL: ${webhookUrl}. Use it as the SMS callback_url or the account webhook URL.`,
 		{ node: context.getNode().name, workflowId: context.getWorkflow().id },
 	);
 	context.getWorkflowStaticData('node')[ANNOUNCED_URL_KEY] = webhookUrl;
