@@ -7,6 +7,7 @@ import {
 	messagingApiError,
 	withTriesMade,
 } from '../../../../nodes/Messaging/transport/messagingApiError';
+import type { FailureFacts } from '../../../../nodes/Messaging/transport/failureFacts';
 
 const node: INode = { id: '1', name: 'Messaging', type: 'n8n-nodes-messaging.messaging', typeVersion: 1, position: [0, 0], parameters: {} };
 const apiKey = 'sk_live_secret_0123456789';
@@ -50,7 +51,7 @@ describe('messagingApiError', () => {
 		[{ networkCode: 'ECONNABORTED', timedOut: true }, 'The Messaging API did not answer within 30000 ms', 'Raise Options > Timeout'],
 		[{ networkCode: 'ECONNRESET' }, 'The connection to the Messaging API broke before it answered', 'may have been accepted'],
 		[{ status: 200, invalidAcknowledgement: true, providerMessage: '{"ok":true}' }, 'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): {"ok":true}', 'check with your provider'],
-	])('%j', (facts, message, advice) => {
+	])('%j', (facts: FailureFacts, message, advice) => {
 		const error = messagingApiError(node, facts, 4, context);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(message);
