@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 
 import type { Logger } from '@n8n/backend-common';
 import type { Container as DiContainer } from '@n8n/di';
-import { InstanceSettings } from 'n8n-core';
 import {
 	NodeHelpers,
 	Workflow,
@@ -45,8 +44,6 @@ const { Container } = requireFromN8nCore('@n8n/di') as { Container: typeof DiCon
 const LoggerToken = (requireFromN8nCore('@n8n/backend-common') as { Logger: typeof Logger }).Logger;
 
 Container.set(LoggerToken, recordingLogger());
-// The contexts only keep a reference to the instance settings; nothing in them is read here.
-Container.set(InstanceSettings, {} as InstanceSettings);
 
 export const WEBHOOK_ID = '4f1c2b9e-8d7a-4e53-9a61-0c2f3b5d7e90';
 
