@@ -3,7 +3,7 @@ import { closedPortUrl } from './closed-port';
 import { checkedLatency, createSandboxContext } from './sandbox-context';
 import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
 import { createSandboxServer, listen } from './server';
-import type { Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
+import type { FaultRule, Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
 import { signPayload } from './webhooks/signing';
 
 export * from './types';
@@ -40,10 +40,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			if (patch.rateLimit !== undefined) context.rateLimiter.configure(patch.rateLimit);
 			if (patch.lifecycle !== undefined) context.lifecycle.configure(patch.lifecycle);
 		},
-		addFault: (): string => {
-			throw new Error('Fault injection is not available yet');
-		},
-		clearFaults: () => undefined,
+		addFault: (rule: FaultRule) => context.faults.add(rule),
+		clearFaults: () => context.faults.clear(),
+		faults: () => context.faults.list(),
 		webhookDeliveries: () => context.webhooks.list(),
 	};
 

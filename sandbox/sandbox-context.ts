@@ -1,4 +1,5 @@
 import { createSystemClock } from './clock';
+import { FaultRules } from './faults/fault-rules';
 import { BODY_LIMIT_BYTES } from './http/read-body';
 import { Lifecycle } from './messages/lifecycle';
 import { MessageStore } from './messages/message-store';
@@ -29,6 +30,7 @@ export interface SandboxContext {
 	idempotency: IdempotencyStore;
 	lifecycle: Lifecycle;
 	webhooks: WebhookDispatcher;
+	faults: FaultRules;
 	timers: TimerRegistry;
 	log: (line: string) => void;
 }
@@ -69,6 +71,7 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 			announceStatusChange,
 		),
 		webhooks,
+		faults: new FaultRules(),
 		timers,
 		log: quiet ? () => undefined : (line) => process.stdout.write(`${line}\n`),
 	};

@@ -169,6 +169,13 @@ export interface FaultRule {
 	action: FaultAction;
 }
 
+export interface ActiveFaultRule {
+	id: string;
+	rule: FaultRule;
+	/** Matching requests still to hit; null for unlimited. */
+	remaining: number | null;
+}
+
 export interface WebhookDelivery {
 	eventId: string;
 	messageId: string;
@@ -206,6 +213,8 @@ export interface Sandbox {
 	configure(patch: Partial<SandboxConfigPatch>): void;
 	addFault(rule: FaultRule): string;
 	clearFaults(): void;
+	/** The rules still active, with how many matching requests each has left. */
+	faults(): ActiveFaultRule[];
 	webhookDeliveries(): WebhookDelivery[];
 	close(): Promise<void>;
 }

@@ -60,6 +60,7 @@ function adminRoutes(sandbox: AdminOperations): Record<string, AdminHandler> {
 			return noContent();
 		},
 		'POST /faults': (body) => jsonAnswer(201, { id: sandbox.addFault(body as never) }),
+		'GET /faults': () => jsonAnswer(200, sandbox.faults()),
 		'DELETE /faults': () => {
 			sandbox.clearFaults();
 			return noContent();
