@@ -51,6 +51,15 @@ function sendJson(response: ServerResponse, statusCode: number, body: unknown): 
 	response.end(JSON.stringify(body));
 }
 
+/** What n8n 2.40 answers for `onReceived` (webhook-helpers and webhook-on-received-response-extractor). */
+function onReceivedBody(result: IWebhookResponseData): unknown {
+	if (result.workflowData === undefined) return result.webhookResponse ?? { message: 'Webhook call received' };
+	const responseData = triggerType.description.webhooks![0].responseData ?? 'firstEntryJson';
+	if (responseData === 'noData') return undefined;
+	if (responseData) return responseData;
+	return result.webhookResponse ?? { message: 'Workflow was started' };
+}
+
 /**
  * Hosts the trigger's webhook() on a real HTTP server, with n8n-core's own WebhookContext,
  * and answers as n8n's webhook handler does for `responseMode: 'onReceived'`: the node's own
@@ -106,7 +115,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			sendJson(response, 500, { message: 'acknowledgement lost on purpose by the test' });
 			return;
 		}
-		sendJson(response, 200, result.webhookResponse ?? { message: 'Webhook call received' });
+		sendJson(response, 200, onReceivedBody(result));
 	}
 
 	const server: Server = createServer((request, response) => {
