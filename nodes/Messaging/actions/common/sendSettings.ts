@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { BodyEncoding, SendSettings } from '../../transport/messagingRequest';
+import type { SendSettings } from '../../transport/messagingRequest';
 
 export interface BatchSettings {
 	maxConcurrency: number;
@@ -9,17 +9,9 @@ export interface BatchSettings {
 	maxTries429: number;
 }
 
-interface RawOptions {
-	bodyEncoding?: BodyEncoding;
-	timeout?: number;
-	idempotencyKey?: unknown;
-	maxConcurrency?: number;
-	maxPerSecond?: number;
-	maxTries429?: number;
-}
-
-function readOptions(context: IExecuteFunctions, itemIndex: number): RawOptions {
-	return context.getNodeParameter('options', itemIndex, {}) as RawOptions;
+/** Reads one option by path, so an option's expression (e.g. the idempotency key) is evaluated only when needed. */
+export function readOption(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
+	return context.getNodeParameter(`options.${name}`, itemIndex, '');
 }
 
 function wholeNumberOption(
@@ -43,8 +35,7 @@ function wholeNumberOption(
 }
 
 export function readSendSettings(context: IExecuteFunctions, itemIndex: number): SendSettings {
-	const options = readOptions(context, itemIndex);
-	const key = options.idempotencyKey;
+	const key = readOption(context, 'idempotencyKey', itemIndex);
 	if (key !== undefined && key !== null && typeof key !== 'string' && typeof key !== 'number') {
 		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: 'Options > Idempotency Key' must be text`, {
 			itemIndex,
@@ -59,18 +50,17 @@ export function readSendSettings(context: IExecuteFunctions, itemIndex: number):
 		});
 	}
 	return {
-		bodyEncoding: options.bodyEncoding === 'json' ? 'json' : 'form',
-		timeoutMs: wholeNumberOption(context, options.timeout, 30000, 1, 'Timeout', itemIndex),
+		bodyEncoding: readOption(context, 'bodyEncoding', itemIndex) === 'json' ? 'json' : 'form',
+		timeoutMs: wholeNumberOption(context, readOption(context, 'timeout', itemIndex), 30000, 1, 'Timeout', itemIndex),
 		...(idempotencyKey ? { idempotencyKey } : {}),
 	};
 }
 
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
 export function readBatchSettings(context: IExecuteFunctions): BatchSettings {
-	const options = readOptions(context, 0);
 	return {
-		maxConcurrency: wholeNumberOption(context, options.maxConcurrency, 5, 1, 'Max Concurrent Requests', 0),
-		maxPerSecond: wholeNumberOption(context, options.maxPerSecond, 0, 0, 'Max Messages per Second', 0, false),
-		maxTries429: wholeNumberOption(context, options.maxTries429, 3, 1, 'Max Tries on 429', 0),
+		maxConcurrency: wholeNumberOption(context, readOption(context, 'maxConcurrency', 0), 5, 1, 'Max Concurrent Requests', 0),
+		maxPerSecond: wholeNumberOption(context, readOption(context, 'maxPerSecond', 0), 0, 0, 'Max Messages per Second', 0, false),
+		maxTries429: wholeNumberOption(context, readOption(context, 'maxTries429', 0), 3, 1, 'Max Tries on 429', 0),
 	};
 }

@@ -5,6 +5,7 @@ import { issueToNodeError } from '../../validation/issueToNodeError';
 import { smsFieldGuide, smsSendSchema } from '../../validation/smsSendSchema';
 import type { SmsSendInput } from '../../validation/smsSendSchema';
 import { callbackUrlOption, sendOptionsCollection } from '../common/sendOptions';
+import { readOption } from '../common/sendSettings';
 
 const showOnlyForSmsSend = { resource: ['sms'], operation: ['send'] };
 
@@ -99,7 +100,6 @@ export const description: INodeProperties[] = [
 ];
 
 function readInput(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
 	const mode = context.getNodeParameter('variablesInputMode', itemIndex, 'fields');
 	return {
 		to: context.getNodeParameter('to', itemIndex, ''),
@@ -108,8 +108,8 @@ function readInput(context: IExecuteFunctions, itemIndex: number): Record<string
 		variablesInputMode: mode,
 		variables: mode === 'fields' ? context.getNodeParameter('variables', itemIndex, {}) : undefined,
 		variablesJson: mode === 'json' ? context.getNodeParameter('variablesJson', itemIndex, '') : undefined,
-		callbackUrl: options.callbackUrl,
-		defaultCountryCode: options.defaultCountryCode,
+		callbackUrl: readOption(context, 'callbackUrl', itemIndex),
+		defaultCountryCode: readOption(context, 'defaultCountryCode', itemIndex),
 	};
 }
 

@@ -1,39 +1,38 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
 import { whatsappFieldGuide, whatsappSendSchema } from '../../validation/whatsappSendSchema';
 import type { WhatsappSendInput } from '../../validation/whatsappSendSchema';
 import { sendOptionsCollection } from '../common/sendOptions';
+import { readOption } from '../common/sendSettings';
 
 const showOnlyForWhatsappSend = { resource: ['whatsapp'], operation: ['send'] };
 const showOnlyForTemplate = { ...showOnlyForWhatsappSend, messageType: ['template'] };
 
-function componentRows(section: string, displayName: string, valueHint: string): INodeProperties['options'] {
-	return [
-		{
-			displayName,
-			name: section,
-			values: [
-				{
-					displayName: 'Position',
-					name: 'index',
-					type: 'number',
-					default: 1,
-					typeOptions: { minValue: 1 },
-					description: `Position of the variable in the template ${section}: 1 for {{1}}, 2 for {{2}}, and so on`,
-				},
-				{
-					displayName: 'Value',
-					name: 'value',
-					type: 'string',
-					default: '',
-					placeholder: valueHint,
-					description: 'Text or number to put in that position',
-				},
-			],
-		},
-	] as INodeProperties['options'];
+function componentRows(section: string, displayName: string, valueHint: string): INodePropertyCollection {
+	return {
+		displayName,
+		name: section,
+		values: [
+			{
+				displayName: 'Position',
+				name: 'index',
+				type: 'number',
+				default: 1,
+				typeOptions: { minValue: 1 },
+				description: `Position of the variable in the template ${section}: 1 for {{1}}, 2 for {{2}}, and so on`,
+			},
+			{
+				displayName: 'Value',
+				name: 'value',
+				type: 'string',
+				default: '',
+				placeholder: valueHint,
+				description: 'Text or number to put in that position',
+			},
+		],
+	};
 }
 
 export const description: INodeProperties[] = [
@@ -100,9 +99,9 @@ export const description: INodeProperties[] = [
 		description: 'Values for the template variables, by section and position. Leave empty for templates without variables.',
 		displayOptions: { show: { ...showOnlyForTemplate, componentsInputMode: ['fields'] } },
 		options: [
-			...(componentRows('body', 'Body Variable', 'e.g. Asha') ?? []),
-			...(componentRows('buttons', 'Button Payload', 'e.g. track-1234') ?? []),
-			...(componentRows('header', 'Header Variable', 'e.g. Order 1234') ?? []),
+			componentRows('body', 'Body Variable', 'e.g. Asha'),
+			componentRows('buttons', 'Button Payload', 'e.g. track-1234'),
+			componentRows('header', 'Header Variable', 'e.g. Order 1234'),
 		],
 	},
 	{
@@ -130,7 +129,6 @@ export const description: INodeProperties[] = [
 ];
 
 function readInput(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const options = context.getNodeParameter('options', itemIndex, {}) as Record<string, unknown>;
 	const mode = context.getNodeParameter('componentsInputMode', itemIndex, 'fields');
 	return {
 		to: context.getNodeParameter('to', itemIndex, ''),
@@ -140,7 +138,7 @@ function readInput(context: IExecuteFunctions, itemIndex: number): Record<string
 		components: mode === 'fields' ? context.getNodeParameter('components', itemIndex, {}) : undefined,
 		componentsJson: mode === 'json' ? context.getNodeParameter('componentsJson', itemIndex, '') : undefined,
 		text: context.getNodeParameter('text', itemIndex, ''),
-		defaultCountryCode: options.defaultCountryCode,
+		defaultCountryCode: readOption(context, 'defaultCountryCode', itemIndex),
 	};
 }
 
