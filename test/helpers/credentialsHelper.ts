@@ -1,21 +1,26 @@
-import { Credentials } from 'n8n-core';
-import { ICredentialsHelper, isExpression } from 'n8n-workflow';
+import { Credentials, getAdditionalKeys } from 'n8n-core';
+import { ICredentialsHelper, isExpression, NodeHelpers } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialsExpressionResolveValues,
+	IExecuteData,
 	ICredentialType,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
 	INodeProperties,
+	INodeParameters,
 	IRequestOptionsSimplified,
+	IWorkflowExecuteAdditionalData,
 	Workflow,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 /**
  * Applies credentials the way n8n's CLI CredentialsHelper does: a function `authenticate` is called,
  * a generic one has every key and value resolved as an expression with `$credentials` in scope and
- * written into the request's headers/qs/body/auth.
+ * written into the request's headers/qs/body/auth. Stored credential data may itself hold expressions.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(
@@ -80,10 +85,35 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type, '');
 	}
 
-	async getDecrypted(_additionalData: unknown, _nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
-		const data = this.credentialsByType[type];
-		if (!data) throw new Error(`No test credentials of type "${type}"`);
-		return { ...data };
+	/** Like n8n's CLI: the type's defaults are applied, then expressions in the stored data are resolved for the item. */
+	async getDecrypted(
+		additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		raw?: boolean,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		const stored = this.credentialsByType[type];
+		if (!stored) throw new Error(`No test credentials of type "${type}"`);
+		if (raw === true) return { ...stored };
+		const withDefaults = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), { ...stored } as INodeParameters, true, false, null, null);
+		if (!expressionResolveValues) return withDefaults as ICredentialDataDecryptedObject;
+		const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } = expressionResolveValues;
+		return workflow.expression.getParameterValue(
+			withDefaults as INodeParameters,
+			runExecutionData,
+			runIndex,
+			itemIndex,
+			node.name,
+			connectionInputData,
+			mode,
+			getAdditionalKeys(additionalData, mode, null, { isCredential: true }),
+			executeData,
+			false,
+			withDefaults as ICredentialDataDecryptedObject,
+		) as ICredentialDataDecryptedObject;
 	}
 
 	async updateCredentials(): Promise<void> {}

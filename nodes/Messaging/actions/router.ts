@@ -26,10 +26,10 @@ interface PreparedSend {
 
 function resolveOperation(context: IExecuteFunctions): PrepareRequest {
 	const resource = context.getNodeParameter('resource', 0) as MessagingResource;
-	const operation = context.getNodeParameter('operation', 0) as string;
+	const operation = context.getNodeParameter('operation', 0, '') as string;
 	const prepare = operations[resource]?.[operation];
 	if (!prepare) {
-		throw new NodeOperationError(context.getNode(), `The operation "${operation}" is not supported for the resource "${resource}"`, {
+		throw new NodeOperationError(context.getNode(), `The resource "${resource}" has no operation "${operation || '(none)'}"`, {
 			description: 'Choose SMS or WhatsApp as Resource and Send as Operation.',
 		});
 	}

@@ -115,3 +115,23 @@ describe('SMS send through the n8n engine', () => {
 		expect(String((error as { cause?: unknown }).cause ?? '')).not.toContain(wrongKey);
 	});
 });
+
+describe('credential data as n8n stores it', () => {
+	test('expressions in the credential are resolved before the Bearer header is built', async () => {
+		const { error } = await runWorkflow({
+			workflow,
+			credentials: { baseUrl: `={{ "${sandbox().url}" + "/" }}`, apiKey: `={{ "${sandbox().apiKey}" }}` },
+			items: [{ json: order }],
+		});
+
+		expect(error).toBeUndefined();
+		expect(sandbox().requests()[0].headers.authorization).toBe(`Bearer ${sandbox().apiKey}`);
+	});
+
+	test('an unknown resource is refused with a clear error and nothing is sent', async () => {
+		const { error } = await runWorkflow({ workflow, credentials: credentials(), items: [{ json: order }], parameters: { Messaging: { resource: 'email' } } });
+
+		expect(error?.message).toBe('The resource "email" has no operation "(none)"');
+		expect(sandbox().requests()).toHaveLength(0);
+	});
+});
