@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { EXAMPLES_DIR } from '../n8n/paths';
+
+export const MESSAGING_NODE_TYPE = 'n8n-nodes-messaging.messaging';
+export const MESSAGING_TRIGGER_NODE_TYPE = 'n8n-nodes-messaging.messagingTrigger';
+
+/** The credential the examples point at; `npm start`, the demo and the e2e create it under this id. */
+export const EXAMPLE_CREDENTIAL = { id: 'msgSandboxCred01', name: 'Messaging Sandbox' };
+
+/** The origin written into the examples' URLs: the editor `npm start` serves. Other instances swap in their own. */
+export const EXAMPLE_N8N_ORIGIN = 'http://localhost:5678';
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+
+export interface WorkflowJson {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	active?: boolean;
+	[key: string]: unknown;
+}
+
+export interface Example {
+	file: string;
+	workflow: WorkflowJson;
+	/** Messaging nodes in the order the workflow reaches them. */
+	messagingNodes: WorkflowNode[];
+}
+
+export function loadExamples(): Example[] {
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => {
+			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+			return { file, workflow, messagingNodes: workflow.nodes.filter((node) => node.type === MESSAGING_NODE_TYPE) };
+		});
+}
+
+/** The example as it must be imported into an n8n served at `origin`: its own webhook URLs point there. */
+export function forN8nAt(workflow: WorkflowJson, origin: string): WorkflowJson {
+	if (origin === EXAMPLE_N8N_ORIGIN) return workflow;
+	return JSON.parse(JSON.stringify(workflow).split(EXAMPLE_N8N_ORIGIN).join(origin)) as WorkflowJson;
+}

@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+export interface BackgroundProcess {
+	readonly pid: number;
+	hasExited(): boolean;
+	/** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once the leader has exited. */
+	stop(graceMs: number): Promise<void>;
+}
+
+const running = new Set<BackgroundProcess>();
+
+/** If this script dies without stopping what it started, nothing is left behind listening on a port. */
+process.once('exit', () => {
+	for (const child of running) signalGroup(child.pid, 'SIGKILL');
+});
+
+/**
+ * Spawns a long-running process in its own process group, output to `logFile`. The group matters:
+ * n8n starts task-runner children, and stopping the group stops them too.
+ */
+export function spawnInOwnGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): BackgroundProcess {
+	const log = fs.openSync(options.logFile, 'a');
+	const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', log, log], detached: true });
+	fs.closeSync(log);
+	if (child.pid === undefined) throw new Error(`Could not start ${command}.`);
+	const pid = child.pid;
+	let exited = false;
+	const exitedPromise = new Promise<void>((resolve) =>
+		child.once('exit', () => {
+			exited = true;
+			resolve();
+		}),
+	);
+	const handle: BackgroundProcess = {
+		pid,
+		hasExited: () => exited,
+		async stop(graceMs: number) {
+			if (!exited) {
+				signalGroup(pid, 'SIGTERM');
+				const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+				await exitedPromise;
+				clearTimeout(timer);
+			}
+			// Children may outlive the leader by a moment; the group id still names them.
+			signalGroup(pid, 'SIGKILL');
+			running.delete(handle);
+		},
+	};
+	running.add(handle);
+	return handle;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-pid, signal);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+	}
+}
+
+export function lastLines(file: string, count: number): string {
+	if (!fs.existsSync(file)) return '(no log)';
+	return fs.readFileSync(file, 'utf8').trim().split('\n').slice(-count).join('\n');
+}

@@ -1,0 +1,54 @@
+/** A client for the sandbox's admin endpoints (`/__admin/*`): what it received, and simulated inbound traffic. */
+export interface RecordedRequest {
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	/** The named fields as the sandbox parsed them, object fields still JSON-encoded text. */
+	fields?: Record<string, unknown>;
+	body?: unknown;
+	status?: number;
+	response?: unknown;
+	[key: string]: unknown;
+}
+
+export class SandboxAdmin {
+	constructor(readonly baseUrl: string) {}
+
+	async requests(): Promise<RecordedRequest[]> {
+		return this.unwrapList<RecordedRequest>(await this.call('GET', '/__admin/requests'), 'requests');
+	}
+
+	async messages(): Promise<Array<Record<string, unknown>>> {
+		return this.unwrapList<Record<string, unknown>>(await this.call('GET', '/__admin/messages'), 'messages');
+	}
+
+	async webhookDeliveries(): Promise<Array<Record<string, unknown>>> {
+		return this.unwrapList<Record<string, unknown>>(await this.call('GET', '/__admin/webhook-deliveries'), 'deliveries');
+	}
+
+	async simulateInbound(from: string): Promise<void> {
+		await this.call('POST', '/__admin/inbound', { from });
+	}
+
+	async setAccountWebhook(url: string | null): Promise<void> {
+		await this.call('PUT', '/__admin/webhook', { url });
+	}
+
+	private unwrapList<T>(body: unknown, key: string): T[] {
+		if (Array.isArray(body)) return body as T[];
+		const list = (body as Record<string, unknown> | null)?.[key];
+		if (Array.isArray(list)) return list as T[];
+		throw new Error(`The sandbox answered an unexpected shape for ${key}: ${JSON.stringify(body).slice(0, 200)}`);
+	}
+
+	private async call(method: string, path: string, body?: unknown): Promise<unknown> {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+}

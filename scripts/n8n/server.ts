@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { LOOPBACK } from '../lib/ports';
+import { lastLines, spawnInOwnGroup } from '../lib/process-group';
+import { waitForHttpOk } from '../lib/wait-for-http';
+import { n8nEnvironment, type N8nInstanceConfig } from './environment';
+import { N8N_BIN, NODE24_BIN } from './paths';
+
+export interface N8nServer {
+	baseUrl: string;
+	config: N8nInstanceConfig;
+	logFile: string;
+	stop(): Promise<void>;
+}
+
+const STARTUP_TIMEOUT_MS = 120_000;
+const SHUTDOWN_GRACE_MS = 20_000;
+
+export async function startN8nServer(config: N8nInstanceConfig, extraEnv: NodeJS.ProcessEnv = {}): Promise<N8nServer> {
+	fs.mkdirSync(config.userFolder, { recursive: true });
+	const logFile = path.join(config.userFolder, 'n8n-server.log');
+	const child = spawnInOwnGroup(NODE24_BIN, [N8N_BIN, 'start'], {
+		cwd: config.userFolder,
+		env: { ...n8nEnvironment(config), ...extraEnv },
+		logFile,
+	});
+	const baseUrl = `http://${LOOPBACK}:${config.port}`;
+	const server: N8nServer = { baseUrl, config, logFile, stop: () => child.stop(SHUTDOWN_GRACE_MS) };
+	try {
+		await waitForHttpOk(`${baseUrl}/healthz/readiness`, STARTUP_TIMEOUT_MS, () => !child.hasExited());
+	} catch (error) {
+		await server.stop();
+		throw new Error(`n8n did not start: ${(error as Error).message}\nLast lines of ${logFile}:\n${lastLines(logFile, 20)}`);
+	}
+	return server;
+}

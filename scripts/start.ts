@@ -1,0 +1,97 @@
+/**
+ * `npm start`: the package running in a real n8n against the local sandbox, one click from sending.
+ * First run installs n8n into .cache (minutes); later runs reuse it and the last build (seconds).
+ */
+import path from 'node:path';
+
+import { importCredentialsUnlessUnchanged, messagingApiCredential, packageHasTrigger, signingSecretCredential } from './lib/credentials';
+import { activateTriggerExamples, importExamples } from './lib/example-import';
+import { loadExamples } from './lib/examples';
+import { assertPortFree, findFreePort, LOOPBACK, PortTakenError, readPortFromEnv } from './lib/ports';
+import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from './lib/sandbox-server';
+import { loadOrCreateOwnerAccount } from './lib/start-login';
+import { ensureN8nInstalled } from './n8n/install';
+import { buildAndPack, installPackageIntoUserFolder } from './n8n/package';
+import { CACHE_DIR } from './n8n/paths';
+import { N8nRestClient } from './n8n/rest-client';
+import { startN8nServer, type N8nServer } from './n8n/server';
+
+const USER_FOLDER = path.join(CACHE_DIR, 'start');
+
+function step(message: string): void {
+	console.log(`› ${message}`);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const n8nPort = readPortFromEnv('N8N_PORT', 5678);
+	const sandboxPort = readPortFromEnv('SANDBOX_PORT', 4010);
+	await assertPortFree(n8nPort, 'the n8n editor', 'N8N_PORT');
+	await assertPortFree(sandboxPort, 'the sandbox', 'SANDBOX_PORT');
+
+	await ensureN8nInstalled(step);
+	const packed = await buildAndPack(path.join(CACHE_DIR, 'start-pack'), { reuseIfUnchanged: true });
+	step(packed.reused ? 'Package unchanged since the last start: reusing its build' : `Built and packed ${path.basename(packed.tarball)}`);
+	if ((await installPackageIntoUserFolder(USER_FOLDER, packed)) === 'installed') {
+		step('Installed the package into .cache/start/.n8n/nodes');
+	}
+
+	let sandbox: SandboxServer | undefined;
+	let n8n: N8nServer | undefined;
+	let stopping = false;
+	const stopAll = async (exitCode: number): Promise<never> => {
+		if (!stopping) {
+			stopping = true;
+			console.log('\nStopping n8n and the sandbox…');
+			await n8n?.stop();
+			await sandbox?.stop();
+			console.log('Stopped.');
+		}
+		process.exit(exitCode);
+	};
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
+
+	try {
+		sandbox = await startSandboxServer(sandboxPort, path.join(USER_FOLDER, 'sandbox.log'));
+		step(`Sandbox running at ${sandbox.baseUrl}`);
+
+		const origin = `http://${LOOPBACK}:${n8nPort}`;
+		const target = { userFolder: USER_FOLDER, port: n8nPort };
+		const hasTrigger = packageHasTrigger(USER_FOLDER);
+		await importCredentialsUnlessUnchanged(target, [
+			messagingApiCredential(sandbox.baseUrl, SANDBOX_API_KEY),
+			...(hasTrigger ? [signingSecretCredential(SANDBOX_SIGNING_SECRET)] : []),
+		]);
+		const examples = loadExamples();
+		const imported = await importExamples(target, examples, { origin, keepUnchanged: true });
+		step(imported.length ? `Imported ${imported.length} example workflow(s)` : 'Example workflows already imported (your edits are kept)');
+
+		n8n = await startN8nServer({ userFolder: USER_FOLDER, port: n8nPort, brokerPort: await findFreePort() });
+		const owner = loadOrCreateOwnerAccount(USER_FOLDER);
+		const client = new N8nRestClient(n8n.baseUrl);
+		await client.setupOwnerOrLogin(owner);
+		if (hasTrigger) {
+			for (const name of await activateTriggerExamples(client, examples)) step(`Activated "${name}": delivery events reach it`);
+		}
+
+		console.log(`
+Ready in ${Math.round((Date.now() - started) / 1000)} s.
+
+  n8n editor   ${n8n.baseUrl}
+  login        ${owner.email} / ${owner.password}
+  sandbox API  ${sandbox.baseUrl}  (API key ${SANDBOX_API_KEY}; what it received: ${sandbox.baseUrl}/__admin/requests)
+
+The "Messaging Sandbox" credential points at the sandbox and the examples are in Overview → Workflows:
+open one and click "Execute workflow". Logs: ${path.relative(process.cwd(), USER_FOLDER)}/n8n-server.log, sandbox.log
+Press Ctrl-C to stop everything.`);
+	} catch (error) {
+		console.error(`\n${(error as Error).message}`);
+		await stopAll(1);
+	}
+}
+
+main().catch((error: Error) => {
+	console.error(error instanceof PortTakenError ? error.message : error.stack ?? error.message);
+	process.exit(1);
+});

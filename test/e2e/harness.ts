@@ -1,0 +1,47 @@
+/** A minimal runner for checks that share one expensive environment (a real n8n), with the closing line CI reads. */
+export class CheckRunner {
+	private passed = 0;
+	private failed = 0;
+	private readonly failures: string[] = [];
+
+	async check(name: string, body: () => Promise<void> | void): Promise<boolean> {
+		const started = Date.now();
+		try {
+			await body();
+			this.passed += 1;
+			console.log(`  ✓ ${name} (${Date.now() - started} ms)`);
+			return true;
+		} catch (error) {
+			this.failed += 1;
+			const message = error instanceof Error ? error.message : String(error);
+			this.failures.push(`${name}: ${message}`);
+			console.log(`  ✗ ${name} (${Date.now() - started} ms)\n      ${message.split('\n').join('\n      ')}`);
+			return false;
+		}
+	}
+
+	/** Marks a check that could not run because what it needs failed earlier: it counts as a failure. */
+	skipBecause(name: string, reason: string): void {
+		this.failed += 1;
+		this.failures.push(`${name}: not run, ${reason}`);
+		console.log(`  ✗ ${name} (not run: ${reason})`);
+	}
+
+	get hasFailures(): boolean {
+		return this.failed > 0;
+	}
+
+	summary(): string {
+		return `${this.passed} passed, ${this.failed} failed`;
+	}
+}
+
+export function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+export function assertEqual<T>(actual: T, expected: T, what: string): void {
+	const a = JSON.stringify(actual);
+	const e = JSON.stringify(expected);
+	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
+}
