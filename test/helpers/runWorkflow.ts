@@ -15,6 +15,9 @@ import { MessagingApi } from '../../credentials/MessagingApi.credentials';
 import { TestCredentialsHelper } from './credentialsHelper';
 import { testNodeTypes } from './nodeTypes';
 
+// Node errors are part of what the tests assert; n8n's logger would print each one again. N8N_LOG_LEVEL=info shows them.
+process.env.N8N_LOG_LEVEL ??= 'silent';
+
 export interface WorkflowJson {
 	name?: string;
 	nodes: INode[];
