@@ -40,9 +40,6 @@ export class MessagingTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty, so n8n answers with our delivery summary once the execution exists; left unset,
-				// n8n 2.40 falls back to the literal text "firstEntryJson" as the body.
-				responseData: '',
 				path: 'messaging-events',
 			},
 		],

@@ -142,17 +142,21 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 		duplicates,
 		filteredOut,
 	};
+	if (dropDuplicates && accepted.length > 0) {
+		staticData[RECENT_EVENT_IDS_KEY] = recentEventIds.toJSON();
+	}
+	// Answer here, before n8n starts the execution: n8n 2.40 saves the static data (the remembered
+	// event ids) only for a webhook answered before the run, so answering after it would forget them.
+	respondWithJson(this.getResponseObject(), 200, summary);
 	if (accepted.length === 0) {
 		this.logger.debug('Messaging Trigger acknowledged a delivery without starting the workflow', {
 			node: this.getNode().name,
 			...summary,
 		});
-		return { webhookResponse: summary };
+		return { noWebhookResponse: true };
 	}
-
-	if (dropDuplicates) staticData[RECENT_EVENT_IDS_KEY] = recentEventIds.toJSON();
 	return {
-		webhookResponse: summary,
+		noWebhookResponse: true,
 		workflowData: [accepted.map((event) => ({ json: event }))],
 	};
 }

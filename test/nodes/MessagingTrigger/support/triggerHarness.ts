@@ -31,7 +31,7 @@ export interface TriggerHarness {
 	runs: INodeExecutionData[][];
 	logs: LogEntry[];
 	staticData(): IDataObject;
-	/** Answers 500 after the next `count` started executions, as if the acknowledgement were lost. */
+	/** Turns the node's answer into a 500 for the next `count` deliveries that started an execution, as if it were lost. */
 	loseNextAcknowledgements(count: number): void;
 	close(): Promise<void>;
 }
@@ -49,6 +49,29 @@ function sendJson(response: ServerResponse, statusCode: number, body: unknown): 
 	response.statusCode = statusCode;
 	response.setHeader('content-type', 'application/json');
 	response.end(JSON.stringify(body));
+}
+
+/** Holds what the node writes, so the test can stand between it and the sender. */
+class BufferedAnswer {
+	statusCode = 200;
+	private readonly headers: Record<string, string | number> = {};
+	private body: string | undefined;
+
+	setHeader(name: string, value: string | number): this {
+		this.headers[name] = value;
+		return this;
+	}
+
+	end(chunk?: string): this {
+		this.body = chunk;
+		return this;
+	}
+
+	replayTo(response: ServerResponse): void {
+		response.statusCode = this.statusCode;
+		for (const [name, value] of Object.entries(this.headers)) response.setHeader(name, value);
+		response.end(this.body);
+	}
 }
 
 /** What n8n 2.40 answers for `onReceived` (webhook-helpers and webhook-on-received-response-extractor). */
@@ -80,9 +103,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		carrier.body = {};
 
 		const workflow = triggerWorkflow(node, storedStaticData);
+		const nodeAnswer = new BufferedAnswer();
 		const additionalData = {
 			httpRequest: request,
-			httpResponse: response,
+			httpResponse: nodeAnswer,
 			credentialsHelper: {
 				getDecrypted: async () => ({ signingSecret: options.signingSecret }),
 				isCredentialUsableByNode: () => true,
@@ -106,13 +130,22 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			return;
 		}
 
-		if (workflow.staticData.__dataChanged === true) storedStaticData = savedStaticData(workflow);
+		// n8n 2.40 saves static data in the callback of the webhook's answer. When n8n itself answers an
+		// `onReceived` run, it does so after starting the execution, whose Workflow resets the change
+		// marker, so the changes are not saved (seen against a real n8n 2.40.7).
+		const answeredBeforeRun = result.noWebhookResponse === true || result.workflowData === undefined;
+		if (answeredBeforeRun && workflow.staticData.__dataChanged === true) {
+			storedStaticData = savedStaticData(workflow);
+		}
 		if (result.workflowData !== undefined) runs.push(result.workflowData[0]);
-		if (result.noWebhookResponse === true) return;
 
 		if (result.workflowData !== undefined && acknowledgementsToLose > 0) {
 			acknowledgementsToLose--;
 			sendJson(response, 500, { message: 'acknowledgement lost on purpose by the test' });
+			return;
+		}
+		if (result.noWebhookResponse === true) {
+			nodeAnswer.replayTo(response);
 			return;
 		}
 		sendJson(response, 200, onReceivedBody(result));
