@@ -13,7 +13,8 @@ export class Messaging implements INodeType {
 		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["resource"] === "whatsapp" ? "WhatsApp: Send " + $parameter["messageType"] : "SMS: Send" }}',
+		subtitle:
+			'={{ $parameter["resource"] === "whatsapp" ? "WhatsApp: Send " + $parameter["messageType"] : "SMS: Send" }}',
 		description: 'Send DLT-compliant SMS and WhatsApp messages through the Messaging API',
 		defaults: { name: 'Messaging' },
 		usableAsTool: true,

@@ -53,7 +53,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 		const resolve = (value: string): string => {
 			if (!isExpression(value)) return value;
-			const resolved = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+			const resolved = workflow.expression.getSimpleParameterValue(
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
+			);
 			return resolved ? String(resolved) : '';
 		};
 		const request = incoming as unknown as Record<string, Record<string, unknown> | undefined>;
@@ -98,7 +105,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const stored = this.credentialsByType[type];
 		if (!stored) throw new Error(`No test credentials of type "${type}"`);
 		if (raw === true) return { ...stored };
-		const withDefaults = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), { ...stored } as INodeParameters, true, false, null, null);
+		const withDefaults = NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			{ ...stored } as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		);
 		if (!expressionResolveValues) return withDefaults as ICredentialDataDecryptedObject;
 		const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } = expressionResolveValues;
 		return workflow.expression.getParameterValue(

@@ -29,7 +29,7 @@ export interface RunWorkflowOptions {
 	workflow: WorkflowJson;
 	credentials: { baseUrl: string; apiKey: string };
 	/** Items fed to the entry node (the node without incoming connections); one empty item by default. */
-	items?: INodeExecutionData[];
+	items?: Array<{ json: Record<string, unknown> }>;
 	/** Overrides merged into the named node's parameters, e.g. { Messaging: { options: {...} } }. */
 	parameters?: Record<string, Record<string, unknown>>;
 	continueOnFail?: boolean;
@@ -50,7 +50,9 @@ export function loadWorkflowFixture(name: string): WorkflowJson {
 function entryNode(workflow: WorkflowJson): INode {
 	const targets = new Set(
 		Object.values(workflow.connections).flatMap((byType) =>
-			Object.values(byType).flatMap((outputs) => (outputs ?? []).flatMap((links) => (links ?? []).map((link) => link.node))),
+			Object.values(byType).flatMap((outputs) =>
+				(outputs ?? []).flatMap((links) => (links ?? []).map((link) => link.node)),
+			),
 		),
 	);
 	const entry = workflow.nodes.find((node) => !targets.has(node.name));
@@ -58,7 +60,10 @@ function entryNode(workflow: WorkflowJson): INode {
 	return entry;
 }
 
-function additionalDataFor(credentialsHelper: TestCredentialsHelper, hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+function additionalDataFor(
+	credentialsHelper: TestCredentialsHelper,
+	hooks: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
 	const data: Partial<IWorkflowExecuteAdditionalData> = {
 		credentialsHelper,
 		hooks,
@@ -117,7 +122,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 	const entry = workflow.getNode(entryNode(options.workflow).name)!;
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: entry, data: { main: [options.items ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [{ node: entry, data: { main: [(options.items as INodeExecutionData[] | undefined) ?? [{ json: {} }]] }, source: null }],
 		},
 	});
 	const workflowExecute = new WorkflowExecute(additionalDataFor(credentialsHelper, hooks), 'manual', runExecutionData);

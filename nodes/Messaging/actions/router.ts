@@ -29,9 +29,13 @@ function resolveOperation(context: IExecuteFunctions): PrepareRequest {
 	const operation = context.getNodeParameter('operation', 0, '') as string;
 	const prepare = operations[resource]?.[operation];
 	if (!prepare) {
-		throw new NodeOperationError(context.getNode(), `The resource "${resource}" has no operation "${operation || '(none)'}"`, {
-			description: 'Choose SMS or WhatsApp as Resource and Send as Operation.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The resource "${resource}" has no operation "${operation || '(none)'}"`,
+			{
+				description: 'Choose SMS or WhatsApp as Resource and Send as Operation.',
+			},
+		);
 	}
 	return prepare;
 }

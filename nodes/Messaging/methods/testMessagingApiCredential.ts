@@ -1,8 +1,4 @@
-import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { readProviderMessage } from '../transport/failureFacts';
 import { joinUrl } from '../transport/sendMessagingRequest';
@@ -50,14 +46,20 @@ export async function testMessagingApiCredential(
 	} catch (error) {
 		const { code, message } = error as { code?: unknown; message?: unknown };
 		const reason = typeof code === 'string' ? code : String(message ?? 'unknown error');
-		return { status: 'Error', message: withoutSecret(`Could not reach ${baseUrl}: ${reason}. Check the Base URL.`, apiKey) };
+		return {
+			status: 'Error',
+			message: withoutSecret(`Could not reach ${baseUrl}: ${reason}. Check the Base URL.`, apiKey),
+		};
 	}
 
 	const { statusCode } = response;
 	const provider = readProviderMessage(response.body).message;
 	const detail = provider ? ` (${withoutSecret(provider, apiKey)})` : '';
 	if (statusCode === 401 || statusCode === 403) {
-		return { status: 'Error', message: `API key rejected: the Messaging API answered ${statusCode}${detail}. Check the API Key.` };
+		return {
+			status: 'Error',
+			message: `API key rejected: the Messaging API answered ${statusCode}${detail}. Check the API Key.`,
+		};
 	}
 	if (statusCode === 400 || statusCode === 422 || (statusCode >= 200 && statusCode < 300)) {
 		return { status: 'OK', message: 'API key accepted' };

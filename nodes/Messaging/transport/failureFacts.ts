@@ -59,7 +59,10 @@ export function readProviderMessage(body: unknown): { message?: string; field?: 
 	const nested = record.error;
 	if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
 		const { field } = nested as Record<string, unknown>;
-		return { message: messageOf(nested) && clip(messageOf(nested)!), field: typeof field === 'string' ? field : undefined };
+		return {
+			message: messageOf(nested) && clip(messageOf(nested)!),
+			field: typeof field === 'string' ? field : undefined,
+		};
 	}
 	if (typeof nested === 'string') return { message: clip(nested) };
 	if (typeof record.message === 'string') return { message: clip(record.message) };

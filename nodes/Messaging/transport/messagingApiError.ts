@@ -82,7 +82,10 @@ function explain(facts: FailureFacts, context: FailureContext): { summary: strin
 		};
 	}
 	if (status === 413) {
-		return { summary: 'The Messaging API refused the request as too large (413)', whatToDo: 'Shorten the message text or variable values.' };
+		return {
+			summary: 'The Messaging API refused the request as too large (413)',
+			whatToDo: 'Shorten the message text or variable values.',
+		};
 	}
 	if (status === 429) {
 		const tries = context.triesMade ? ` after ${context.triesMade} ${context.triesMade === 1 ? 'try' : 'tries'}` : '';
@@ -113,7 +116,12 @@ function redact(text: string | undefined, secret: string | undefined): string | 
 }
 
 /** The one place failures become user-facing: built from plain facts so no client internals can leak. */
-export function messagingApiError(node: INode, facts: FailureFacts, itemIndex: number, context: FailureContext): NodeApiError {
+export function messagingApiError(
+	node: INode,
+	facts: FailureFacts,
+	itemIndex: number,
+	context: FailureContext,
+): NodeApiError {
 	const { summary, whatToDo } = explain(facts, context);
 	const providerMessage = redact(facts.providerMessage, context.apiKey);
 	const message = providerMessage ? `${summary}: ${providerMessage}` : summary;

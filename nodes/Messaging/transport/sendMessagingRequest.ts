@@ -20,7 +20,11 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}${path}`;
 }
 
-function requestOptions(endpoint: MessagingEndpoint, request: MessagingRequest, settings: SendSettings): IHttpRequestOptions {
+function requestOptions(
+	endpoint: MessagingEndpoint,
+	request: MessagingRequest,
+	settings: SendSettings,
+): IHttpRequestOptions {
 	const headers: IDataObject = { accept: 'application/json' };
 	if (settings.idempotencyKey) headers['Idempotency-Key'] = settings.idempotencyKey;
 	const common = {
@@ -65,7 +69,12 @@ export async function sendMessagingRequest(
 		const provider = readProviderMessage(body);
 		throw messagingApiError(
 			this.getNode(),
-			{ status: statusCode, retryAfter: readHeader(headers, 'retry-after'), providerMessage: provider.message, providerField: provider.field },
+			{
+				status: statusCode,
+				retryAfter: readHeader(headers, 'retry-after'),
+				providerMessage: provider.message,
+				providerField: provider.field,
+			},
 			itemIndex,
 			failureContext,
 		);
@@ -74,7 +83,11 @@ export async function sendMessagingRequest(
 	if (!acknowledgement) {
 		throw messagingApiError(
 			this.getNode(),
-			{ status: statusCode, invalidAcknowledgement: true, providerMessage: readProviderMessage(body).message ?? '(empty body)' },
+			{
+				status: statusCode,
+				invalidAcknowledgement: true,
+				providerMessage: readProviderMessage(body).message ?? '(empty body)',
+			},
 			itemIndex,
 			failureContext,
 		);

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { normalisePhoneNumber } from './phone';
 
 /** Issues raised here carry `params.fix`, the sentence telling the user how to correct the value. */
-export function addFieldIssue(ctx: z.RefinementCtx, message: string, fix: string, path: Array<string | number> = []): void {
+export function addFieldIssue(
+	ctx: z.RefinementCtx,
+	message: string,
+	fix: string,
+	path: Array<string | number> = [],
+): void {
 	ctx.addIssue({ code: z.ZodIssueCode.custom, message, path, params: { fix } });
 }
 
@@ -28,8 +33,15 @@ export function requiredText(maxLength: number, example: string) {
 			return z.NEVER;
 		}
 		if (typeof value !== 'string') {
-			const fix = value === undefined || value === null ? `Enter a value, e.g. ${example}.` : `Map a text value, e.g. ${example}.`;
-			addFieldIssue(ctx, value === undefined || value === null ? 'is empty' : `is ${describeType(value)}, but it must be text`, fix);
+			const fix =
+				value === undefined || value === null
+					? `Enter a value, e.g. ${example}.`
+					: `Map a text value, e.g. ${example}.`;
+			addFieldIssue(
+				ctx,
+				value === undefined || value === null ? 'is empty' : `is ${describeType(value)}, but it must be text`,
+				fix,
+			);
 			return z.NEVER;
 		}
 		const trimmed = value.trim();
@@ -38,7 +50,11 @@ export function requiredText(maxLength: number, example: string) {
 			return z.NEVER;
 		}
 		if (trimmed.length > maxLength) {
-			addFieldIssue(ctx, `is ${trimmed.length} characters long, more than the ${maxLength} allowed`, `Shorten it to at most ${maxLength} characters.`);
+			addFieldIssue(
+				ctx,
+				`is ${trimmed.length} characters long, more than the ${maxLength} allowed`,
+				`Shorten it to at most ${maxLength} characters.`,
+			);
 			return z.NEVER;
 		}
 		return trimmed;
@@ -48,7 +64,11 @@ export function requiredText(maxLength: number, example: string) {
 export const variableValue = z.unknown().transform((value, ctx): string | number => {
 	if (typeof value === 'string') {
 		if (value.length > 1000) {
-			addFieldIssue(ctx, `is ${value.length} characters long, more than the 1000 allowed`, 'Shorten the value to at most 1000 characters.');
+			addFieldIssue(
+				ctx,
+				`is ${value.length} characters long, more than the 1000 allowed`,
+				'Shorten the value to at most 1000 characters.',
+			);
 			return z.NEVER;
 		}
 		return value;
@@ -79,7 +99,11 @@ export function jsonObjectText(example: string) {
 			}
 		}
 		if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-			addFieldIssue(ctx, `is ${describeType(parsed)}, but it must be a JSON object`, `Enter a JSON object, e.g. ${example}.`);
+			addFieldIssue(
+				ctx,
+				`is ${describeType(parsed)}, but it must be a JSON object`,
+				`Enter a JSON object, e.g. ${example}.`,
+			);
 			return z.NEVER;
 		}
 		return parsed as Record<string, unknown>;
@@ -98,7 +122,12 @@ export function normaliseRecipient(value: unknown, defaultCountryCode: string, c
 		return '';
 	}
 	if (text.length > 40) {
-		addFieldIssue(ctx, `is ${text.length} characters long, too long for a phone number`, 'Enter one recipient number, e.g. +919812345678.', ['to']);
+		addFieldIssue(
+			ctx,
+			`is ${text.length} characters long, too long for a phone number`,
+			'Enter one recipient number, e.g. +919812345678.',
+			['to'],
+		);
 		return '';
 	}
 	const result = normalisePhoneNumber(text, defaultCountryCode);
@@ -109,21 +138,24 @@ export function normaliseRecipient(value: unknown, defaultCountryCode: string, c
 	return result.phone;
 }
 
-export const defaultCountryCode = z
-	.unknown()
-	.transform((value, ctx): string => {
-		if (value === undefined || value === null || value === '') return '';
-		const text = String(value).trim().replace(/^\+/, '');
-		if (!/^[1-9]\d{0,3}$/.test(text)) {
-			addFieldIssue(ctx, `"${String(value)}" is not a country calling code`, 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.');
-			return z.NEVER;
-		}
-		return text;
-	});
+export const defaultCountryCode = z.unknown().transform((value, ctx): string => {
+	if (value === undefined || value === null || value === '') return '';
+	const text = String(value).trim().replace(/^\+/, '');
+	if (!/^[1-9]\d{0,3}$/.test(text)) {
+		addFieldIssue(
+			ctx,
+			`"${String(value)}" is not a country calling code`,
+			'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
+		);
+		return z.NEVER;
+	}
+	return text;
+});
 
 export const optionalCallbackUrl = z.unknown().transform((value, ctx): string | undefined => {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
-	const fix = "Paste the Production URL of a Messaging Trigger node, e.g. https://n8n.example.com/webhook/messaging-events.";
+	const fix =
+		'Paste the Production URL of a Messaging Trigger node, e.g. https://n8n.example.com/webhook/messaging-events.';
 	if (typeof value !== 'string') {
 		addFieldIssue(ctx, `is ${describeType(value)}, but it must be a URL`, fix);
 		return z.NEVER;

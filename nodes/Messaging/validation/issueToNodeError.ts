@@ -8,7 +8,8 @@ function describeLocation(path: Array<string | number>, guide: FieldGuide): stri
 	const [field, first, second] = path;
 	const label = `'${guide[String(field)]?.label ?? String(field)}'`;
 	if (first === undefined) return label;
-	if (typeof first === 'number') return `${label} row ${first + 1}${second === undefined ? '' : ` (${String(second)})`}`;
+	if (typeof first === 'number')
+		return `${label} row ${first + 1}${second === undefined ? '' : ` (${String(second)})`}`;
 	if (typeof second === 'number') return `${label} ${first} row ${second + 1}`;
 	if (second !== undefined) return `${label} ${first} position "${second}"`;
 	return `${label} "${first}"`;
@@ -18,7 +19,12 @@ function describeLocation(path: Array<string | number>, guide: FieldGuide): stri
  * Item numbers are zero-based like n8n's own `$itemIndex`, so "Item 2" is the item an expression
  * sees as `$itemIndex === 2`.
  */
-export function issueToNodeError(node: INode, issues: ZodIssue[], itemIndex: number, guide: FieldGuide): NodeOperationError {
+export function issueToNodeError(
+	node: INode,
+	issues: ZodIssue[],
+	itemIndex: number,
+	guide: FieldGuide,
+): NodeOperationError {
 	const [first, ...others] = issues;
 	const fixOf = (issue: ZodIssue): string =>
 		(issue.code === 'custom' ? (issue.params?.fix as string | undefined) : undefined) ??
@@ -26,6 +32,9 @@ export function issueToNodeError(node: INode, issues: ZodIssue[], itemIndex: num
 		'Correct the value and run the node again.';
 	const message = `Item ${itemIndex}: ${describeLocation(first.path, guide)} ${first.message}`;
 	const alsoWrong = others.map((issue) => `${describeLocation(issue.path, guide)} ${issue.message}`);
-	const description = [fixOf(first), ...(alsoWrong.length ? [`Also to fix in this item: ${alsoWrong.join('; ')}.`] : [])].join(' ');
+	const description = [
+		fixOf(first),
+		...(alsoWrong.length ? [`Also to fix in this item: ${alsoWrong.join('; ')}.`] : []),
+	].join(' ');
 	return new NodeOperationError(node, message, { itemIndex, description });
 }

@@ -1,6 +1,4 @@
-export type PhoneNormalisation =
-	| { ok: true; phone: string }
-	| { ok: false; problem: string; fix: string };
+export type PhoneNormalisation = { ok: true; phone: string } | { ok: false; problem: string; fix: string };
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const VISUAL_SEPARATORS = /[\s\-.()]/g;

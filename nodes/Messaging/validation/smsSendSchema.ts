@@ -15,39 +15,55 @@ import type { FieldGuide } from './issueToNodeError';
 export const smsFieldGuide: FieldGuide = {
 	to: { label: 'To', fix: 'Enter the recipient number in international format, e.g. +919812345678.' },
 	entityId: { label: 'DLT Entity ID', fix: 'Enter your registered DLT Principal Entity ID, e.g. 1201159876543210123.' },
-	templateId: { label: 'DLT Template ID', fix: 'Enter the approved DLT content template ID, e.g. 1207161111111111111.' },
-	variables: { label: 'Template Variables', fix: 'Give every row a variable name declared in the template and a text or number value.' },
-	variablesJson: { label: 'Template Variables (JSON)', fix: 'Enter a flat JSON object, e.g. {"customer_name": "Asha", "order_id": 1234}.' },
-	callbackUrl: { label: 'Callback URL', fix: 'Paste the Production URL of a Messaging Trigger node, or leave it empty.' },
+	templateId: {
+		label: 'DLT Template ID',
+		fix: 'Enter the approved DLT content template ID, e.g. 1207161111111111111.',
+	},
+	variables: {
+		label: 'Template Variables',
+		fix: 'Give every row a variable name declared in the template and a text or number value.',
+	},
+	variablesJson: {
+		label: 'Template Variables (JSON)',
+		fix: 'Enter a flat JSON object, e.g. {"customer_name": "Asha", "order_id": 1234}.',
+	},
+	callbackUrl: {
+		label: 'Callback URL',
+		fix: 'Paste the Production URL of a Messaging Trigger node, or leave it empty.',
+	},
 	defaultCountryCode: { label: 'Default Country Code', fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.' },
 };
 
 const VARIABLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const NAME_FIX = 'Use the variable name exactly as declared in the DLT template: letters, digits, "_", "-" or ".", at most 64 characters, e.g. customer_name.';
+const NAME_FIX =
+	'Use the variable name exactly as declared in the DLT template: letters, digits, "_", "-" or ".", at most 64 characters, e.g. customer_name.';
 
 function checkVariableName(name: string, path: Array<string | number>, seen: Set<string>, ctx: z.RefinementCtx): void {
 	if (!VARIABLE_NAME.test(name)) {
-		addFieldIssue(ctx, name === '' ? 'has a variable without a name' : `has an invalid variable name "${name}"`, NAME_FIX, path);
+		addFieldIssue(
+			ctx,
+			name === '' ? 'has a variable without a name' : `has an invalid variable name "${name}"`,
+			NAME_FIX,
+			path,
+		);
 	} else if (seen.has(name)) {
 		addFieldIssue(ctx, `names the variable "${name}" twice`, 'Keep one row per variable name.', path);
 	}
 	seen.add(name);
 }
 
-const variableRows = z
-	.unknown()
-	.transform((value, ctx): Array<{ name: string; value: unknown }> => {
-		if (value === undefined || value === null) return [];
-		const rows = (value as { variable?: unknown }).variable;
-		if (typeof value !== 'object' || (rows !== undefined && !Array.isArray(rows))) {
-			addFieldIssue(ctx, `is ${describeType(value)}, not a list of name/value rows`, smsFieldGuide.variables.fix);
-			return z.NEVER;
-		}
-		return ((rows ?? []) as Array<{ name?: unknown; value?: unknown }>).map((row) => ({
-			name: typeof row?.name === 'string' ? row.name.trim() : '',
-			value: row?.value,
-		}));
-	});
+const variableRows = z.unknown().transform((value, ctx): Array<{ name: string; value: unknown }> => {
+	if (value === undefined || value === null) return [];
+	const rows = (value as { variable?: unknown }).variable;
+	if (typeof value !== 'object' || (rows !== undefined && !Array.isArray(rows))) {
+		addFieldIssue(ctx, `is ${describeType(value)}, not a list of name/value rows`, smsFieldGuide.variables.fix);
+		return z.NEVER;
+	}
+	return ((rows ?? []) as Array<{ name?: unknown; value?: unknown }>).map((row) => ({
+		name: typeof row?.name === 'string' ? row.name.trim() : '',
+		value: row?.value,
+	}));
+});
 
 const rawSmsInput = z.object({
 	to: z.unknown(),

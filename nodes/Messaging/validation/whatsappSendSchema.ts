@@ -15,7 +15,10 @@ export const whatsappFieldGuide: FieldGuide = {
 	to: { label: 'To', fix: 'Enter the recipient WhatsApp number in international format, e.g. +919812345678.' },
 	messageType: { label: 'Message Type', fix: 'Choose Template or Session.' },
 	templateName: { label: 'Template Name', fix: 'Enter the approved WhatsApp template name, e.g. order_update.' },
-	components: { label: 'Components', fix: 'Add header, body or button rows with a position (1, 2, …) and a text or number value.' },
+	components: {
+		label: 'Components',
+		fix: 'Add header, body or button rows with a position (1, 2, …) and a text or number value.',
+	},
 	componentsJson: {
 		label: 'Components (JSON)',
 		fix: 'Enter a JSON object, e.g. {"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}.',
@@ -39,7 +42,12 @@ function checkPositions(keys: string[], path: Array<string | number>, ctx: z.Ref
 	const numbers = keys.map(Number).sort((a, b) => a - b);
 	const gap = numbers.findIndex((position, offset) => position !== offset + 1);
 	if (gap !== -1) {
-		addFieldIssue(ctx, `has positions ${numbers.join(', ')}, but they must run 1, 2, 3… without gaps or repeats`, POSITION_FIX, path);
+		addFieldIssue(
+			ctx,
+			`has positions ${numbers.join(', ')}, but they must run 1, 2, 3… without gaps or repeats`,
+			POSITION_FIX,
+			path,
+		);
 	}
 }
 
@@ -54,7 +62,12 @@ function addSection(
 	const values: Record<string, string | number> = {};
 	for (const [position, value, path] of sectionValues) {
 		if (!POSITION.test(position)) {
-			addFieldIssue(ctx, `has the position "${position}" in ${section}, but positions are whole numbers from 1`, POSITION_FIX, path);
+			addFieldIssue(
+				ctx,
+				`has the position "${position}" in ${section}, but positions are whole numbers from 1`,
+				POSITION_FIX,
+				path,
+			);
 			continue;
 		}
 		if (position in values) {
@@ -73,19 +86,26 @@ function componentsFromRows(value: unknown, ctx: z.RefinementCtx): TemplateCompo
 	const components: TemplateComponents = {};
 	if (isBlank(value)) return components;
 	if (typeof value !== 'object' || Array.isArray(value)) {
-		addFieldIssue(ctx, `is ${describeType(value)}, not header/body/buttons rows`, whatsappFieldGuide.components.fix, ['components']);
+		addFieldIssue(ctx, `is ${describeType(value)}, not header/body/buttons rows`, whatsappFieldGuide.components.fix, [
+			'components',
+		]);
 		return components;
 	}
 	for (const [section, rows] of Object.entries(value as Record<string, unknown>)) {
 		if (!(COMPONENT_SECTIONS as readonly string[]).includes(section) || !Array.isArray(rows)) {
-			addFieldIssue(ctx, `has an unknown section "${section}"`, 'Use only the header, body and buttons sections.', ['components', section]);
+			addFieldIssue(ctx, `has an unknown section "${section}"`, 'Use only the header, body and buttons sections.', [
+				'components',
+				section,
+			]);
 			continue;
 		}
-		const entries = rows.map((row: { index?: unknown; value?: unknown }, rowIndex): [string, unknown, Array<string | number>] => [
-			String(row?.index ?? '').trim(),
-			row?.value,
-			['components', section, rowIndex],
-		]);
+		const entries = rows.map(
+			(row: { index?: unknown; value?: unknown }, rowIndex): [string, unknown, Array<string | number>] => [
+				String(row?.index ?? '').trim(),
+				row?.value,
+				['components', section, rowIndex],
+			],
+		);
 		addSection(entries, section as ComponentSection, components, ctx, ['components', section]);
 	}
 	return components;
@@ -101,15 +121,29 @@ function componentsFromJson(value: unknown, ctx: z.RefinementCtx): TemplateCompo
 	for (const [section, sectionValue] of Object.entries(parsed.data)) {
 		const path = ['componentsJson', section];
 		if (!(COMPONENT_SECTIONS as readonly string[]).includes(section)) {
-			addFieldIssue(ctx, `has an unknown key "${section}"`, 'Use only the keys header, body and buttons at the top level.', ['componentsJson']);
+			addFieldIssue(
+				ctx,
+				`has an unknown key "${section}"`,
+				'Use only the keys header, body and buttons at the top level.',
+				['componentsJson'],
+			);
 			continue;
 		}
 		if (typeof sectionValue !== 'object' || sectionValue === null || Array.isArray(sectionValue)) {
-			addFieldIssue(ctx, `has ${describeType(sectionValue)} under "${section}", but it must be an object keyed by position`, 'Write the section as {"1": "first value", "2": "second value"}.', path);
+			addFieldIssue(
+				ctx,
+				`has ${describeType(sectionValue)} under "${section}", but it must be an object keyed by position`,
+				'Write the section as {"1": "first value", "2": "second value"}.',
+				path,
+			);
 			continue;
 		}
 		const entries = Object.entries(sectionValue as Record<string, unknown>).map(
-			([position, positionValue]): [string, unknown, Array<string | number>] => [position, positionValue, [...path, position]],
+			([position, positionValue]): [string, unknown, Array<string | number>] => [
+				position,
+				positionValue,
+				[...path, position],
+			],
 		);
 		addSection(entries, section as ComponentSection, components, ctx, path);
 	}
@@ -118,11 +152,19 @@ function componentsFromJson(value: unknown, ctx: z.RefinementCtx): TemplateCompo
 
 const sessionText = z.unknown().transform((value, ctx): string => {
 	if (typeof value !== 'string' || value.trim() === '') {
-		addFieldIssue(ctx, isBlank(value) ? 'is empty' : `is ${describeType(value)}, but it must be text`, whatsappFieldGuide.text.fix);
+		addFieldIssue(
+			ctx,
+			isBlank(value) ? 'is empty' : `is ${describeType(value)}, but it must be text`,
+			whatsappFieldGuide.text.fix,
+		);
 		return z.NEVER;
 	}
 	if (value.length > 4096) {
-		addFieldIssue(ctx, `is ${value.length} characters long, more than the 4096 WhatsApp allows`, 'Shorten the text or split it into several messages.');
+		addFieldIssue(
+			ctx,
+			`is ${value.length} characters long, more than the 4096 WhatsApp allows`,
+			'Shorten the text or split it into several messages.',
+		);
 		return z.NEVER;
 	}
 	return value;
@@ -131,7 +173,10 @@ const sessionText = z.unknown().transform((value, ctx): string => {
 const rawWhatsappInput = z.object({
 	to: z.unknown(),
 	messageType: z.enum(['template', 'session'], {
-		errorMap: () => ({ message: 'must be "template" or "session"', params: { fix: whatsappFieldGuide.messageType.fix } }),
+		errorMap: () => ({
+			message: 'must be "template" or "session"',
+			params: { fix: whatsappFieldGuide.messageType.fix },
+		}),
 	}),
 	templateName: z.unknown().optional(),
 	componentsInputMode: z.enum(['fields', 'json']).default('fields'),
@@ -150,11 +195,23 @@ export const whatsappSendSchema = rawWhatsappInput.transform((input, ctx): Whats
 
 	if (input.messageType === 'session') {
 		if (!isBlank(input.templateName)) {
-			addFieldIssue(ctx, 'is set on a session message', 'Session messages carry only Text: switch Message Type to Template or clear Template Name.', ['templateName']);
+			addFieldIssue(
+				ctx,
+				'is set on a session message',
+				'Session messages carry only Text: switch Message Type to Template or clear Template Name.',
+				['templateName'],
+			);
 		}
-		const hasComponents = !isBlank(input.componentsJson) || (typeof input.components === 'object' && input.components !== null && Object.keys(input.components).length > 0);
+		const hasComponents =
+			!isBlank(input.componentsJson) ||
+			(typeof input.components === 'object' && input.components !== null && Object.keys(input.components).length > 0);
 		if (hasComponents) {
-			addFieldIssue(ctx, 'are set on a session message', 'Session messages carry only Text: switch Message Type to Template or remove the components.', ['components']);
+			addFieldIssue(
+				ctx,
+				'are set on a session message',
+				'Session messages carry only Text: switch Message Type to Template or remove the components.',
+				['components'],
+			);
 		}
 		const text = sessionText.safeParse(input.text);
 		if (!text.success) {
@@ -165,7 +222,12 @@ export const whatsappSendSchema = rawWhatsappInput.transform((input, ctx): Whats
 	}
 
 	if (!isBlank(input.text)) {
-		addFieldIssue(ctx, 'is set on a template message', 'Template messages take their words from the approved template: switch Message Type to Session or clear Text.', ['text']);
+		addFieldIssue(
+			ctx,
+			'is set on a template message',
+			'Template messages take their words from the approved template: switch Message Type to Session or clear Text.',
+			['text'],
+		);
 	}
 	const templateName = requiredText(512, 'order_update').safeParse(input.templateName);
 	if (!templateName.success) {
@@ -173,7 +235,9 @@ export const whatsappSendSchema = rawWhatsappInput.transform((input, ctx): Whats
 		return z.NEVER;
 	}
 	const components =
-		input.componentsInputMode === 'json' ? componentsFromJson(input.componentsJson, ctx) : componentsFromRows(input.components, ctx);
+		input.componentsInputMode === 'json'
+			? componentsFromJson(input.componentsJson, ctx)
+			: componentsFromRows(input.components, ctx);
 	const hasComponents = Object.keys(components).length > 0;
 	return { to, type: 'template', templateName: templateName.data, ...(hasComponents ? { components } : {}) };
 });

@@ -12,7 +12,14 @@ const properties = description.properties;
 const selectors = new Set(['resource', 'operation']);
 
 function visibleNames(values: Record<string, unknown>): string[] {
-	const shown = NodeHelpers.getNodeParameters(properties, values as never, true, false, { typeVersion: 1 }, description);
+	const shown = NodeHelpers.getNodeParameters(
+		properties,
+		values as never,
+		true,
+		false,
+		{ typeVersion: 1 },
+		description,
+	);
 	return Object.keys(shown ?? {}).sort();
 }
 
@@ -24,21 +31,52 @@ describe('Messaging node description', () => {
 	test('every property except the resource selector is scoped to one resource, and fields also to the operation', () => {
 		for (const property of properties.filter((candidate) => candidate.name !== 'resource')) {
 			const show = property.displayOptions?.show ?? {};
-			expect({ name: property.name, resources: (show.resource as string[] | undefined)?.length }).toEqual({ name: property.name, resources: 1 });
-			if (!selectors.has(property.name)) expect({ name: property.name, operation: show.operation }).toEqual({ name: property.name, operation: ['send'] });
+			expect({ name: property.name, resources: (show.resource as string[] | undefined)?.length }).toEqual({
+				name: property.name,
+				resources: 1,
+			});
+			if (!selectors.has(property.name))
+				expect({ name: property.name, operation: show.operation }).toEqual({
+					name: property.name,
+					operation: ['send'],
+				});
 		}
 	});
 
 	test.each([
-		[{ resource: 'sms', operation: 'send' }, ['entityId', 'operation', 'options', 'resource', 'templateId', 'to', 'variables', 'variablesInputMode']],
-		[{ resource: 'sms', operation: 'send', variablesInputMode: 'json' }, ['entityId', 'operation', 'options', 'resource', 'templateId', 'to', 'variablesInputMode', 'variablesJson']],
-		[{ resource: 'whatsapp', operation: 'send' }, ['components', 'componentsInputMode', 'messageType', 'operation', 'options', 'resource', 'templateName', 'to']],
+		[
+			{ resource: 'sms', operation: 'send' },
+			['entityId', 'operation', 'options', 'resource', 'templateId', 'to', 'variables', 'variablesInputMode'],
+		],
+		[
+			{ resource: 'sms', operation: 'send', variablesInputMode: 'json' },
+			['entityId', 'operation', 'options', 'resource', 'templateId', 'to', 'variablesInputMode', 'variablesJson'],
+		],
+		[
+			{ resource: 'whatsapp', operation: 'send' },
+			['components', 'componentsInputMode', 'messageType', 'operation', 'options', 'resource', 'templateName', 'to'],
+		],
 		[
 			{ resource: 'whatsapp', operation: 'send', messageType: 'template', componentsInputMode: 'json' },
-			['componentsInputMode', 'componentsJson', 'messageType', 'operation', 'options', 'resource', 'templateName', 'to'],
+			[
+				'componentsInputMode',
+				'componentsJson',
+				'messageType',
+				'operation',
+				'options',
+				'resource',
+				'templateName',
+				'to',
+			],
 		],
-		[{ resource: 'whatsapp', operation: 'send', messageType: 'session' }, ['messageType', 'operation', 'options', 'resource', 'text', 'to']],
-		[{ resource: 'whatsapp', operation: 'send', messageType: 'session', componentsInputMode: 'json' }, ['messageType', 'operation', 'options', 'resource', 'text', 'to']],
+		[
+			{ resource: 'whatsapp', operation: 'send', messageType: 'session' },
+			['messageType', 'operation', 'options', 'resource', 'text', 'to'],
+		],
+		[
+			{ resource: 'whatsapp', operation: 'send', messageType: 'session', componentsInputMode: 'json' },
+			['messageType', 'operation', 'options', 'resource', 'text', 'to'],
+		],
 	])('with %j exactly these fields show', (values, expected) => {
 		expect(visibleNames(values)).toEqual(expected);
 	});
@@ -47,14 +85,19 @@ describe('Messaging node description', () => {
 		const templateOnly = ['templateName', 'componentsInputMode', 'components', 'componentsJson'];
 		for (const name of templateOnly) {
 			const property = properties.find((candidate) => candidate.name === name)!;
-			expect({ name, messageType: property.displayOptions?.show?.messageType }).toEqual({ name, messageType: ['template'] });
+			expect({ name, messageType: property.displayOptions?.show?.messageType }).toEqual({
+				name,
+				messageType: ['template'],
+			});
 		}
 		const text = properties.find((candidate) => candidate.name === 'text')!;
 		expect(text.displayOptions?.show?.messageType).toEqual(['session']);
 	});
 
 	test('every operation has an action and a description; selector options are alphabetical', () => {
-		for (const selector of properties.filter((candidate) => candidate.type === 'options' && selectors.has(candidate.name))) {
+		for (const selector of properties.filter(
+			(candidate) => candidate.type === 'options' && selectors.has(candidate.name),
+		)) {
 			const options = selector.options as INodePropertyOptions[];
 			expect(options.map((option) => option.name)).toEqual(options.map((option) => option.name).sort(byDisplayName));
 			if (selector.name === 'operation') {
@@ -74,19 +117,43 @@ describe('Messaging node description', () => {
 			const names = options.map((option) => option.displayName);
 			expect(names).toEqual([...names].sort(byDisplayName));
 			const resource = (collection.displayOptions?.show?.resource as string[])[0];
-			const expected = ['bodyEncoding', 'defaultCountryCode', 'idempotencyKey', 'maxConcurrency', 'maxPerSecond', 'maxTries429', 'timeout'];
+			const expected = [
+				'bodyEncoding',
+				'defaultCountryCode',
+				'idempotencyKey',
+				'maxConcurrency',
+				'maxPerSecond',
+				'maxTries429',
+				'timeout',
+			];
 			if (resource === 'sms') expected.push('callbackUrl');
 			expect(options.map((option) => option.name).sort()).toEqual(expected.sort());
 		}
-		const defaults = Object.fromEntries((collections[0].options as INodeProperties[]).map((option) => [option.name, option.default]));
-		expect(defaults).toMatchObject({ bodyEncoding: 'form', timeout: 30000, maxConcurrency: 5, maxPerSecond: 0, maxTries429: 3, idempotencyKey: '' });
+		const defaults = Object.fromEntries(
+			(collections[0].options as INodeProperties[]).map((option) => [option.name, option.default]),
+		);
+		expect(defaults).toMatchObject({
+			bodyEncoding: 'form',
+			timeout: 30000,
+			maxConcurrency: 5,
+			maxPerSecond: 0,
+			maxTries429: 3,
+			idempotencyKey: '',
+		});
 	});
 
 	test('every field, option and row value has a description, and placeholders start with "e.g."', () => {
 		const check = (property: INodeProperties) => {
-			if (!selectors.has(property.name)) expect({ name: property.name, description: Boolean(property.description) }).toEqual({ name: property.name, description: true });
+			if (!selectors.has(property.name))
+				expect({ name: property.name, description: Boolean(property.description) }).toEqual({
+					name: property.name,
+					description: true,
+				});
 			if (property.placeholder && property.type !== 'collection' && property.type !== 'fixedCollection') {
-				expect({ name: property.name, placeholder: property.placeholder.startsWith('e.g. ') }).toEqual({ name: property.name, placeholder: true });
+				expect({ name: property.name, placeholder: property.placeholder.startsWith('e.g. ') }).toEqual({
+					name: property.name,
+					placeholder: true,
+				});
 			}
 			if (property.type === 'collection') (property.options as INodeProperties[]).forEach(check);
 			if (property.type === 'fixedCollection') {
@@ -100,14 +167,29 @@ describe('Messaging node description', () => {
 		expect(description.name).toBe('messaging');
 		expect(description.usableAsTool).toBe(true);
 		expect(description.subtitle).toContain('$parameter');
-		expect(description.credentials).toEqual([{ name: 'messagingApi', required: true, testedBy: 'testMessagingApiCredential' }]);
+		expect(description.credentials).toEqual([
+			{ name: 'messagingApi', required: true, testedBy: 'testMessagingApiCredential' },
+		]);
 		expect(typeof node.methods.credentialTest.testMessagingApiCredential).toBe('function');
 		const nodeDir = path.join(__dirname, '../../../nodes/Messaging');
 		expect(description.icon).toEqual({ light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' });
-		expect(existsSync(path.join(nodeDir, 'messaging.svg')) && existsSync(path.join(nodeDir, 'messaging.dark.svg'))).toBe(true);
+		expect(
+			existsSync(path.join(nodeDir, 'messaging.svg')) && existsSync(path.join(nodeDir, 'messaging.dark.svg')),
+		).toBe(true);
 		const codex = JSON.parse(readFileSync(path.join(nodeDir, 'Messaging.node.json'), 'utf8'));
 		expect(codex.node).toBe('n8n-nodes-messaging.messaging');
-		const n8nCategories = ['Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];
+		const n8nCategories = [
+			'Analytics',
+			'Communication',
+			'Data & Storage',
+			'Development',
+			'Finance & Accounting',
+			'Marketing',
+			'Miscellaneous',
+			'Productivity',
+			'Sales',
+			'Utility',
+		];
 		for (const category of codex.categories) expect(n8nCategories).toContain(category);
 	});
 });
@@ -121,9 +203,15 @@ describe('Messaging API credential', () => {
 		const [apiKey, baseUrl] = credential.properties;
 		expect(apiKey).toMatchObject({ name: 'apiKey', typeOptions: { password: true }, required: true });
 		expect(baseUrl).toMatchObject({ name: 'baseUrl', required: true, placeholder: 'e.g. https://api.example.com' });
-		expect(credential.authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } } });
+		expect(credential.authenticate).toEqual({
+			type: 'generic',
+			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+		});
 		expect(credential.documentationUrl).toMatch(/^https:\/\//);
 		const credentialDir = path.join(__dirname, '../../../credentials');
-		expect(existsSync(path.join(credentialDir, 'messaging.svg')) && existsSync(path.join(credentialDir, 'messaging.dark.svg'))).toBe(true);
+		expect(
+			existsSync(path.join(credentialDir, 'messaging.svg')) &&
+				existsSync(path.join(credentialDir, 'messaging.dark.svg')),
+		).toBe(true);
 	});
 });

@@ -19,7 +19,11 @@ const sharedOptions: INodeProperties[] = [
 		type: 'options',
 		default: 'form',
 		options: [
-			{ name: 'Form (URL-Encoded)', value: 'form', description: 'Send named fields as application/x-www-form-urlencoded' },
+			{
+				name: 'Form (URL-Encoded)',
+				value: 'form',
+				description: 'Send named fields as application/x-www-form-urlencoded',
+			},
 			{ name: 'JSON', value: 'json', description: 'Send the same fields as a JSON object' },
 		],
 		description: 'How the request body is encoded. Keep Form unless your provider asks for JSON.',
@@ -65,7 +69,7 @@ const sharedOptions: INodeProperties[] = [
 		default: 3,
 		typeOptions: { minValue: 1, maxValue: 10 },
 		description:
-			"How many times in all a message is tried when the provider answers 429 Too Many Requests, waiting as its Retry-After header says (otherwise a growing delay). After the last try the item fails.",
+			'How many times in all a message is tried when the provider answers 429 Too Many Requests, waiting as its Retry-After header says (otherwise a growing delay). After the last try the item fails.',
 	},
 	{
 		displayName: 'Timeout',
@@ -77,7 +81,10 @@ const sharedOptions: INodeProperties[] = [
 	},
 ];
 
-export function sendOptionsCollection(resource: MessagingResource, extraOptions: INodeProperties[] = []): INodeProperties {
+export function sendOptionsCollection(
+	resource: MessagingResource,
+	extraOptions: INodeProperties[] = [],
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',

@@ -26,10 +26,14 @@ function wholeNumberOption(
 	if (value === undefined || value === null || value === '') return fallback;
 	const number = Number(value);
 	if (!Number.isFinite(number) || number < minimum) {
-		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: 'Options > ${label}' is ${String(value)}, but it must be a number of at least ${minimum}`, {
-			itemIndex,
-			description: `Set ${label} to a whole number of at least ${minimum}, or remove the option to use the default (${fallback}).`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: 'Options > ${label}' is ${String(value)}, but it must be a number of at least ${minimum}`,
+			{
+				itemIndex,
+				description: `Set ${label} to a whole number of at least ${minimum}, or remove the option to use the default (${fallback}).`,
+			},
+		);
 	}
 	return integer ? Math.floor(number) : number;
 }
@@ -44,10 +48,15 @@ export function readSendSettings(context: IExecuteFunctions, itemIndex: number):
 	}
 	const idempotencyKey = key === undefined || key === null ? '' : String(key).trim();
 	if (idempotencyKey.length > 255 || /[^\x20-\x7e]/.test(idempotencyKey)) {
-		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: 'Options > Idempotency Key' must be at most 255 printable ASCII characters`, {
-			itemIndex,
-			description: 'HTTP headers carry plain ASCII; build the key from ids, e.g. {{ $execution.id }}-{{ $itemIndex }}.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: 'Options > Idempotency Key' must be at most 255 printable ASCII characters`,
+			{
+				itemIndex,
+				description:
+					'HTTP headers carry plain ASCII; build the key from ids, e.g. {{ $execution.id }}-{{ $itemIndex }}.',
+			},
+		);
 	}
 	return {
 		bodyEncoding: readOption(context, 'bodyEncoding', itemIndex) === 'json' ? 'json' : 'form',
@@ -59,8 +68,23 @@ export function readSendSettings(context: IExecuteFunctions, itemIndex: number):
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
 export function readBatchSettings(context: IExecuteFunctions): BatchSettings {
 	return {
-		maxConcurrency: wholeNumberOption(context, readOption(context, 'maxConcurrency', 0), 5, 1, 'Max Concurrent Requests', 0),
-		maxPerSecond: wholeNumberOption(context, readOption(context, 'maxPerSecond', 0), 0, 0, 'Max Messages per Second', 0, false),
+		maxConcurrency: wholeNumberOption(
+			context,
+			readOption(context, 'maxConcurrency', 0),
+			5,
+			1,
+			'Max Concurrent Requests',
+			0,
+		),
+		maxPerSecond: wholeNumberOption(
+			context,
+			readOption(context, 'maxPerSecond', 0),
+			0,
+			0,
+			'Max Messages per Second',
+			0,
+			false,
+		),
 		maxTries429: wholeNumberOption(context, readOption(context, 'maxTries429', 0), 3, 1, 'Max Tries on 429', 0),
 	};
 }

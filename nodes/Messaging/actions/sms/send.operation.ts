@@ -48,7 +48,11 @@ export const description: INodeProperties[] = [
 		default: 'fields',
 		options: [
 			{ name: 'Using Fields Below', value: 'fields', description: 'Enter each variable as a name/value row' },
-			{ name: 'Using JSON', value: 'json', description: 'Give all variables as one JSON object, e.g. from an expression' },
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'Give all variables as one JSON object, e.g. from an expression',
+			},
 		],
 		description: 'How to provide the values of the variables declared in the DLT template',
 		displayOptions: { show: showOnlyForSmsSend },

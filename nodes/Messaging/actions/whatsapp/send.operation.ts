@@ -84,7 +84,11 @@ export const description: INodeProperties[] = [
 		default: 'fields',
 		options: [
 			{ name: 'Using Fields Below', value: 'fields', description: 'Enter header, body and button values as rows' },
-			{ name: 'Using JSON', value: 'json', description: 'Give all components as one JSON object, e.g. from an expression' },
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'Give all components as one JSON object, e.g. from an expression',
+			},
 		],
 		description: 'How to provide the values for the template variables',
 		displayOptions: { show: showOnlyForTemplate },
@@ -96,7 +100,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Component Value',
 		default: {},
-		description: 'Values for the template variables, by section and position. Leave empty for templates without variables.',
+		description:
+			'Values for the template variables, by section and position. Leave empty for templates without variables.',
 		displayOptions: { show: { ...showOnlyForTemplate, componentsInputMode: ['fields'] } },
 		options: [
 			componentRows('body', 'Body Variable', 'e.g. Asha'),
@@ -109,7 +114,8 @@ export const description: INodeProperties[] = [
 		name: 'componentsJson',
 		type: 'json',
 		default: '{}',
-		placeholder: 'e.g. {"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}',
+		placeholder:
+			'e.g. {"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}',
 		description:
 			'A JSON object with optional "header", "body" and "buttons" keys, each mapping positions "1", "2", … to text or number values',
 		displayOptions: { show: { ...showOnlyForTemplate, componentsInputMode: ['json'] } },

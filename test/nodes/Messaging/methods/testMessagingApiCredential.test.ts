@@ -47,13 +47,18 @@ describe('Messaging API credential test', () => {
 	test('an unreachable base URL and missing fields fail before or without a request', async () => {
 		const unreachable = await runCredentialTest({ baseUrl: await closedPortUrl(), apiKey: sandbox().apiKey });
 		expect(unreachable.status).toBe('Error');
-		expect(unreachable.message).toMatch(/^Could not reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\. Check the Base URL\.$/);
+		expect(unreachable.message).toMatch(
+			/^Could not reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\. Check the Base URL\.$/,
+		);
 
 		expect(await runCredentialTest({ baseUrl: 'api.example.com', apiKey: 'x' })).toEqual({
 			status: 'Error',
 			message: 'Base URL must be an absolute http(s) address, e.g. https://api.example.com',
 		});
-		expect(await runCredentialTest({ baseUrl: sandbox().url, apiKey: ' ' })).toEqual({ status: 'Error', message: 'Enter the API Key' });
+		expect(await runCredentialTest({ baseUrl: sandbox().url, apiKey: ' ' })).toEqual({
+			status: 'Error',
+			message: 'Enter the API Key',
+		});
 		expect(sandbox().requests()).toHaveLength(0);
 	});
 });

@@ -1,14 +1,30 @@
-import { networkFailureFacts, readHeader, readProviderMessage } from '../../../../nodes/Messaging/transport/failureFacts';
+import {
+	networkFailureFacts,
+	readHeader,
+	readProviderMessage,
+} from '../../../../nodes/Messaging/transport/failureFacts';
 
 describe('readProviderMessage', () => {
 	test.each([
-		['{error:{message}} with a field', { error: { code: 'template_mismatch', message: 'Variables do not match', field: 'content' } }, { message: 'Variables do not match', field: 'content' }],
+		[
+			'{error:{message}} with a field',
+			{ error: { code: 'template_mismatch', message: 'Variables do not match', field: 'content' } },
+			{ message: 'Variables do not match', field: 'content' },
+		],
 		['{message}', { message: 'Invalid number' }, { message: 'Invalid number' }],
 		['{error:"…"}', { error: 'invalid_token' }, { message: 'invalid_token' }],
-		['{errors:[…]} of objects and strings', { errors: [{ message: 'to is required' }, 'type is required'] }, { message: 'to is required; type is required' }],
+		[
+			'{errors:[…]} of objects and strings',
+			{ errors: [{ message: 'to is required' }, 'type is required'] },
+			{ message: 'to is required; type is required' },
+		],
 		['JSON text', '{"error":{"message":"Rate limited"}}', { message: 'Rate limited' }],
 		['plain text, trimmed', '  Service Unavailable \n', { message: 'Service Unavailable' }],
-		['HTML page, tags and scripts stripped', '<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>', { message: '502 Bad Gateway nginx' }],
+		[
+			'HTML page, tags and scripts stripped',
+			'<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>',
+			{ message: '502 Bad Gateway nginx' },
+		],
 		['a Buffer', Buffer.from('{"message":"from a buffer"}'), { message: 'from a buffer' }],
 		['unknown object shape', { detail: 'x' }, { message: '{"detail":"x"}' }],
 		['empty text', '   ', {}],
@@ -28,7 +44,9 @@ describe('readHeader', () => {
 	test('finds a header whatever its case, in plain objects and Headers-like objects', () => {
 		expect(readHeader({ 'Retry-After': '3' }, 'retry-after')).toBe('3');
 		expect(readHeader({ 'retry-after': ['7'] }, 'Retry-After')).toBe('7');
-		expect(readHeader(new Headers({ 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' }), 'retry-after')).toBe('Wed, 21 Oct 2026 07:28:00 GMT');
+		expect(readHeader(new Headers({ 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' }), 'retry-after')).toBe(
+			'Wed, 21 Oct 2026 07:28:00 GMT',
+		);
 		expect(readHeader(undefined, 'retry-after')).toBeUndefined();
 	});
 });
@@ -36,7 +54,10 @@ describe('readHeader', () => {
 describe('networkFailureFacts', () => {
 	test('finds the Node.js error code along the cause chain and notices timeouts', () => {
 		const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-		expect(networkFailureFacts(new Error('wrapper', { cause: refused }))).toEqual({ networkCode: 'ECONNREFUSED', timedOut: false });
+		expect(networkFailureFacts(new Error('wrapper', { cause: refused }))).toEqual({
+			networkCode: 'ECONNREFUSED',
+			timedOut: false,
+		});
 		const timeout = Object.assign(new Error('timeout of 1000ms exceeded'), { code: 'ECONNABORTED' });
 		expect(networkFailureFacts(timeout)).toEqual({ networkCode: 'ECONNABORTED', timedOut: true });
 		expect(networkFailureFacts(new Error('socket hang up'))).toEqual({ networkCode: undefined, timedOut: false });

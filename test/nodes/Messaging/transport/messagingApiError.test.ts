@@ -9,13 +9,23 @@ import {
 } from '../../../../nodes/Messaging/transport/messagingApiError';
 import type { FailureFacts } from '../../../../nodes/Messaging/transport/failureFacts';
 
-const node: INode = { id: '1', name: 'Messaging', type: 'n8n-nodes-messaging.messaging', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Messaging',
+	type: 'n8n-nodes-messaging.messaging',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const apiKey = 'sk_live_secret_0123456789';
 const context = { timeoutMs: 30000, apiKey };
 
 describe('failure classification for the retry policy', () => {
 	test.each([
-		[{ status: 429, retryAfter: '2' }, { kind: 'rate_limited', retryAfter: '2' }],
+		[
+			{ status: 429, retryAfter: '2' },
+			{ kind: 'rate_limited', retryAfter: '2' },
+		],
 		[{ status: 500 }, { kind: 'maybe_processed' }],
 		[{ status: 503 }, { kind: 'maybe_processed' }],
 		[{ status: 400 }, { kind: 'final' }],
@@ -41,16 +51,44 @@ describe('failure classification for the retry policy', () => {
 
 describe('messagingApiError', () => {
 	test.each([
-		[{ status: 401, providerMessage: 'The API key is not valid.' }, 'The Messaging API rejected the API key (401): The API key is not valid.', 'Check the API Key'],
+		[
+			{ status: 401, providerMessage: 'The API key is not valid.' },
+			'The Messaging API rejected the API key (401): The API key is not valid.',
+			'Check the API Key',
+		],
 		[{ status: 403 }, 'The Messaging API rejected the API key (403)', 'Check the API Key'],
-		[{ status: 404, providerMessage: 'No such template' }, 'The Messaging API did not find what was asked for (404): No such template', "credential's Base URL"],
-		[{ status: 422, providerMessage: 'Variables do not match', providerField: 'content' }, 'The Messaging API rejected the message (422): Variables do not match', "Fix the field 'content'"],
+		[
+			{ status: 404, providerMessage: 'No such template' },
+			'The Messaging API did not find what was asked for (404): No such template',
+			"credential's Base URL",
+		],
+		[
+			{ status: 422, providerMessage: 'Variables do not match', providerField: 'content' },
+			'The Messaging API rejected the message (422): Variables do not match',
+			"Fix the field 'content'",
+		],
 		[{ status: 429, retryAfter: '5' }, 'The Messaging API is limiting the send rate (429)', 'Max Messages per Second'],
-		[{ status: 502, providerMessage: 'Bad Gateway' }, 'The Messaging API failed on its side (502): Bad Gateway', 'Idempotency Key'],
+		[
+			{ status: 502, providerMessage: 'Bad Gateway' },
+			'The Messaging API failed on its side (502): Bad Gateway',
+			'Idempotency Key',
+		],
 		[{ networkCode: 'ECONNREFUSED' }, 'Could not connect to the Messaging API', 'Nothing was sent'],
-		[{ networkCode: 'ECONNABORTED', timedOut: true }, 'The Messaging API did not answer within 30000 ms', 'Raise Options > Timeout'],
-		[{ networkCode: 'ECONNRESET' }, 'The connection to the Messaging API broke before it answered', 'may have been accepted'],
-		[{ status: 200, invalidAcknowledgement: true, providerMessage: '{"ok":true}' }, 'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): {"ok":true}', 'check with your provider'],
+		[
+			{ networkCode: 'ECONNABORTED', timedOut: true },
+			'The Messaging API did not answer within 30000 ms',
+			'Raise Options > Timeout',
+		],
+		[
+			{ networkCode: 'ECONNRESET' },
+			'The connection to the Messaging API broke before it answered',
+			'may have been accepted',
+		],
+		[
+			{ status: 200, invalidAcknowledgement: true, providerMessage: '{"ok":true}' },
+			'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): {"ok":true}',
+			'check with your provider',
+		],
 	])('%j', (facts: FailureFacts, message, advice) => {
 		const error = messagingApiError(node, facts, 4, context);
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -62,7 +100,13 @@ describe('messagingApiError', () => {
 
 	test('the API key never appears, even when a provider echoes it', () => {
 		const error = messagingApiError(node, { status: 401, providerMessage: `Key ${apiKey} is revoked` }, 0, context);
-		const everything = [error.message, error.description, error.stack, JSON.stringify(error), JSON.stringify(error.cause ?? null)].join('\n');
+		const everything = [
+			error.message,
+			error.description,
+			error.stack,
+			JSON.stringify(error),
+			JSON.stringify(error.cause ?? null),
+		].join('\n');
 		expect(everything).not.toContain(apiKey);
 		expect(error.message).toBe('The Messaging API rejected the API key (401): Key *** is revoked');
 		expect(error.cause).toBeUndefined();

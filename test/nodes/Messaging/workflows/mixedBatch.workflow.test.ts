@@ -43,16 +43,26 @@ describe('a batch with bad items', () => {
 		});
 		expect(output[3].json).toMatchObject({ status: 'queued', channel: 'sms' });
 
-		const sentTo = sandbox().requests().map((request) => formFields(request.rawBody).to).sort();
+		const sentTo = sandbox()
+			.requests()
+			.map((request) => formFields(request.rawBody).to)
+			.sort();
 		expect(sentTo).toEqual(['+919812345601', '+919812345603', '+919812345604']);
-		const accepted = sandbox().requests().filter((request) => request.response.status === 200);
+		const accepted = sandbox()
+			.requests()
+			.filter((request) => request.response.status === 200);
 		expect(accepted.map((request) => (request.response.body as { message_id: string }).message_id).sort()).toEqual(
 			[output[0].json.message_id, output[3].json.message_id].sort(),
 		);
 	});
 
 	test('without continueOnFail an invalid item stops the run before anything is sent', async () => {
-		const { outputs, error } = await runWorkflow({ workflow, credentials: credentials(), items: batch, parameters: { Messaging: templateFromItem } });
+		const { outputs, error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: batch,
+			parameters: { Messaging: templateFromItem },
+		});
 
 		expect(sandbox().requests()).toHaveLength(0);
 		expect(outputs.Messaging).toBeUndefined();
@@ -72,6 +82,10 @@ describe('a batch with bad items', () => {
 
 		expect(error?.message).toMatch(/\(404\)/);
 		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
-		expect(sandbox().requests().map((request) => formFields(request.rawBody).to)).toEqual(['+919812345601', '+919812345603']);
+		expect(
+			sandbox()
+				.requests()
+				.map((request) => formFields(request.rawBody).to),
+		).toEqual(['+919812345601', '+919812345603']);
 	});
 });

@@ -14,7 +14,9 @@ function credentials() {
 }
 
 function messagesTo(phone: string) {
-	return sandbox().messages().filter((message) => message.to === phone);
+	return sandbox()
+		.messages()
+		.filter((message) => message.to === phone);
 }
 
 const withKey = { options: { idempotencyKey: '=order-{{ $json.orderId }}-{{ $json.phone }}' } };
@@ -24,12 +26,20 @@ describe('retries that may resend a message', () => {
 		const phone = '+919820000001';
 		sandbox().addFault({ match: { to: phone, times: 1 }, action: { status: 503, bodyKind: 'json' } });
 
-		const { outputs, error } = await runWorkflow({ workflow, credentials: credentials(), items: order(phone), parameters: { Messaging: withKey } });
+		const { outputs, error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: order(phone),
+			parameters: { Messaging: withKey },
+		});
 
 		expect(error).toBeUndefined();
 		const requests = sandbox().requests();
 		expect(requests.map((request) => request.response.status)).toEqual([503, 200]);
-		expect(requests.map((request) => request.headers['idempotency-key'])).toEqual([`order-77-${phone}`, `order-77-${phone}`]);
+		expect(requests.map((request) => request.headers['idempotency-key'])).toEqual([
+			`order-77-${phone}`,
+			`order-77-${phone}`,
+		]);
 		expect(requests[0].rawBody).toBe(requests[1].rawBody);
 		expect(messagesTo(phone)).toHaveLength(1);
 		expect(outputs.Messaging[0].json.message_id).toBe(messagesTo(phone)[0].id);
@@ -39,7 +49,12 @@ describe('retries that may resend a message', () => {
 		const phone = '+919820000002';
 		sandbox().addFault({ match: { to: phone, times: 1 }, action: { status: 502, bodyKind: 'html' } });
 
-		const { outputs, error } = await runWorkflow({ workflow, credentials: credentials(), items: order(phone), continueOnFail: true });
+		const { outputs, error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: order(phone),
+			continueOnFail: true,
+		});
 
 		expect(error).toBeUndefined();
 		expect(sandbox().requests()).toHaveLength(1);
@@ -60,7 +75,12 @@ describe('retries that may resend a message', () => {
 		const phone = '+919820000003';
 		sandbox().addFault({ match: { to: phone, times: 1 }, action: { reset: 'after-body' } });
 
-		const { outputs, error } = await runWorkflow({ workflow, credentials: credentials(), items: order(phone), parameters: { Messaging: withKey } });
+		const { outputs, error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: order(phone),
+			parameters: { Messaging: withKey },
+		});
 
 		expect(error).toBeUndefined();
 		expect(sandbox().requests()).toHaveLength(2);
@@ -74,7 +94,12 @@ describe('retries that may resend a message', () => {
 		const phone = '+919820000004';
 		sandbox().addFault({ match: { to: phone, times: 1 }, action: { reset: 'after-body' } });
 
-		const { outputs, error } = await runWorkflow({ workflow, credentials: credentials(), items: order(phone), continueOnFail: true });
+		const { outputs, error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: order(phone),
+			continueOnFail: true,
+		});
 
 		expect(error).toBeUndefined();
 		expect(sandbox().requests()).toHaveLength(1);
@@ -136,9 +161,20 @@ describe('retries that may resend a message', () => {
 		const phone = '+919820000007';
 		sandbox().addFault({ match: { to: phone, times: 1 }, action: { status: 200, bodyKind: 'ack-without-id' } });
 
-		const { error } = await runWorkflow({ workflow, credentials: credentials(), items: order(phone), parameters: { Messaging: withKey } });
+		const { error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: order(phone),
+			parameters: { Messaging: withKey },
+		});
 
-		expect(error?.message).toBe('The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): {"status":"queued","channel":"sms"}');
-		expect(sandbox().requests().map((request) => formFields(request.rawBody).to)).toEqual([phone]);
+		expect(error?.message).toBe(
+			'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): {"status":"queued","channel":"sms"}',
+		);
+		expect(
+			sandbox()
+				.requests()
+				.map((request) => formFields(request.rawBody).to),
+		).toEqual([phone]);
 	});
 });

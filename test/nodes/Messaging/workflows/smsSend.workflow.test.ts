@@ -32,7 +32,11 @@ describe('SMS send through the n8n engine', () => {
 
 		expect(request.response.status).toBe(200);
 		expect(outputs.Messaging).toEqual([{ json: request.response.body, pairedItem: { item: 0 } }]);
-		expect(outputs.Messaging[0].json).toEqual({ message_id: expect.stringMatching(/\S/), status: 'queued', channel: 'sms' });
+		expect(outputs.Messaging[0].json).toEqual({
+			message_id: expect.stringMatching(/\S/),
+			status: 'queued',
+			channel: 'sms',
+		});
 	});
 
 	test('passes the callback URL for this message only', async () => {
@@ -45,7 +49,9 @@ describe('SMS send through the n8n engine', () => {
 
 		const fields = formFields(sandbox().requests()[0].rawBody);
 		expect(fields.callback_url).toBe('https://n8n.example.com/webhook/messaging-events');
-		const message = sandbox().messages().find((record) => record.id === outputs.Messaging[0].json.message_id);
+		const message = sandbox()
+			.messages()
+			.find((record) => record.id === outputs.Messaging[0].json.message_id);
 		expect(message?.callbackUrl).toBe('https://n8n.example.com/webhook/messaging-events');
 	});
 
@@ -76,7 +82,14 @@ describe('SMS send through the n8n engine', () => {
 			workflow,
 			credentials: credentials(),
 			items: [
-				{ json: { mobile: '098123 45678', entity: '1201159876543210123', template: '1207162222222222222', vars: { otp: 482913 } } },
+				{
+					json: {
+						mobile: '098123 45678',
+						entity: '1201159876543210123',
+						template: '1207162222222222222',
+						vars: { otp: 482913 },
+					},
+				},
 			],
 			parameters: {
 				Messaging: {
@@ -103,7 +116,11 @@ describe('SMS send through the n8n engine', () => {
 
 	test('a wrong API key fails with a clear message that never contains the key', async () => {
 		const wrongKey = 'sk_wrong_9a8b7c6d5e4f';
-		const { error, outputs } = await runWorkflow({ workflow, credentials: { ...credentials(), apiKey: wrongKey }, items: [{ json: order }] });
+		const { error, outputs } = await runWorkflow({
+			workflow,
+			credentials: { ...credentials(), apiKey: wrongKey },
+			items: [{ json: order }],
+		});
 
 		expect(outputs.Messaging).toBeUndefined();
 		expect(error?.message).toMatch(/^The Messaging API rejected the API key \(401\)/);
@@ -129,7 +146,12 @@ describe('credential data as n8n stores it', () => {
 	});
 
 	test('an unknown resource is refused with a clear error and nothing is sent', async () => {
-		const { error } = await runWorkflow({ workflow, credentials: credentials(), items: [{ json: order }], parameters: { Messaging: { resource: 'email' } } });
+		const { error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: [{ json: order }],
+			parameters: { Messaging: { resource: 'email' } },
+		});
 
 		expect(error?.message).toBe('The resource "email" has no operation "(none)"');
 		expect(sandbox().requests()).toHaveLength(0);

@@ -6,7 +6,12 @@ const workflow = loadWorkflowFixture('sms-send');
 
 function orders(count: number) {
 	return Array.from({ length: count }, (_, index) => ({
-		json: { phone: `+9198100${String(index).padStart(5, '0')}`, name: `Customer ${index}`, orderId: String(1000 + index), eta: 'Mon' },
+		json: {
+			phone: `+9198100${String(index).padStart(5, '0')}`,
+			name: `Customer ${index}`,
+			orderId: String(1000 + index),
+			eta: 'Mon',
+		},
 	}));
 }
 
@@ -28,8 +33,15 @@ describe('throughput and 429 handling through the n8n engine', () => {
 		expect(error).toBeUndefined();
 		const requests = sandbox().requests();
 		expect(requests.map((request) => request.response.status)).toEqual([200, 429, 200]);
-		expect(requests.map((request) => formFields(request.rawBody).to)).toEqual(['+919810000000', '+919810000001', '+919810000001']);
-		const retryAfterMs = Number((requests[1].response.body as { error: { message: string } }).error.message.match(/Retry after (\d+) s/)![1]) * 1000;
+		expect(requests.map((request) => formFields(request.rawBody).to)).toEqual([
+			'+919810000000',
+			'+919810000001',
+			'+919810000001',
+		]);
+		const retryAfterMs =
+			Number(
+				(requests[1].response.body as { error: { message: string } }).error.message.match(/Retry after (\d+) s/)![1],
+			) * 1000;
 		expect(requests[2].receivedAt - requests[1].receivedAt).toBeGreaterThanOrEqual(retryAfterMs - 50);
 		expect(outputs.Messaging.map((item) => item.json.status)).toEqual(['queued', 'queued']);
 		expect(outputs.Messaging.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -52,14 +64,17 @@ describe('throughput and 429 handling through the n8n engine', () => {
 		const failed = output.filter((item) => item.json.error);
 		expect(failed).toHaveLength(1);
 		expect(failed[0].json).toEqual({
-			error: 'The Messaging API is limiting the send rate (429) after 2 tries: Too many requests: this API key may send 1 per second. Retry after 1 s.',
+			error:
+				'The Messaging API is limiting the send rate (429) after 2 tries: Too many requests: this API key may send 1 per second. Retry after 1 s.',
 			description: expect.stringContaining('Max Messages per Second'),
 			httpCode: '429',
 		});
 
 		const requests = sandbox().requests();
 		expect(requests).toHaveLength(5);
-		const accepted = requests.filter((request) => request.response.status === 200).map((request) => formFields(request.rawBody).to);
+		const accepted = requests
+			.filter((request) => request.response.status === 200)
+			.map((request) => formFields(request.rawBody).to);
 		expect(new Set(accepted).size).toBe(accepted.length);
 		expect(accepted).toHaveLength(2);
 		const failedPhone = orders(3)[(failed[0].pairedItem as { item: number }).item].json.phone;
@@ -78,7 +93,11 @@ describe('throughput and 429 handling through the n8n engine', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(sandbox().requests().every((request) => request.response.status === 200)).toBe(true);
+		expect(
+			sandbox()
+				.requests()
+				.every((request) => request.response.status === 200),
+		).toBe(true);
 		expect(sandbox().requests()).toHaveLength(10);
 		expect(outputs.Messaging).toHaveLength(10);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(850);
@@ -98,9 +117,17 @@ describe('throughput and 429 handling through the n8n engine', () => {
 		expect(error).toBeUndefined();
 		const output = outputs.Messaging;
 		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
-		const recipientByMessage = new Map(sandbox().messages().map((message) => [message.id, message.to]));
-		expect(output.map((item) => recipientByMessage.get(item.json.message_id as string))).toEqual(items.map((item) => item.json.phone));
-		const arrival = sandbox().requests().map((request) => formFields(request.rawBody).to);
+		const recipientByMessage = new Map(
+			sandbox()
+				.messages()
+				.map((message) => [message.id, message.to]),
+		);
+		expect(output.map((item) => recipientByMessage.get(item.json.message_id as string))).toEqual(
+			items.map((item) => item.json.phone),
+		);
+		const arrival = sandbox()
+			.requests()
+			.map((request) => formFields(request.rawBody).to);
 		expect(arrival).toHaveLength(40);
 		expect(new Set(arrival).size).toBe(40);
 	});
@@ -114,6 +141,11 @@ describe('throughput and 429 handling through the n8n engine', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(sandbox().requests().map((request) => request.headers['idempotency-key']).sort()).toEqual(['order-1000', 'order-1001']);
+		expect(
+			sandbox()
+				.requests()
+				.map((request) => request.headers['idempotency-key'])
+				.sort(),
+		).toEqual(['order-1000', 'order-1001']);
 	});
 });

@@ -3,7 +3,11 @@ import { loadWorkflowFixture, runWorkflow } from '../../../helpers/runWorkflow';
 
 const sandbox = useSandbox();
 const order = { phone: '+919812345678', name: 'Asha', orderId: '1234', eta: '24 Nov' };
-const expectedComponents = { header: { '1': 'Order 1234' }, body: { '1': 'Asha', '2': '24 Nov' }, buttons: { '1': 'track-1234' } };
+const expectedComponents = {
+	header: { '1': 'Order 1234' },
+	body: { '1': 'Asha', '2': '24 Nov' },
+	buttons: { '1': 'track-1234' },
+};
 
 function credentials() {
 	return { baseUrl: sandbox().url, apiKey: sandbox().apiKey };
@@ -11,7 +15,11 @@ function credentials() {
 
 describe('WhatsApp send through the n8n engine', () => {
 	test('template with component rows sends positional components as JSON-encoded text', async () => {
-		const { outputs, error } = await runWorkflow({ workflow: loadWorkflowFixture('whatsapp-template'), credentials: credentials(), items: [{ json: order }] });
+		const { outputs, error } = await runWorkflow({
+			workflow: loadWorkflowFixture('whatsapp-template'),
+			credentials: credentials(),
+			items: [{ json: order }],
+		});
 
 		expect(error).toBeUndefined();
 		const [request] = sandbox().requests();
@@ -32,14 +40,25 @@ describe('WhatsApp send through the n8n engine', () => {
 			workflow: loadWorkflowFixture('whatsapp-template'),
 			credentials: credentials(),
 			items: [{ json: { ...order, components: expectedComponents } }],
-			parameters: { Messaging: { componentsInputMode: 'json', componentsJson: '={{ $json.components }}', options: { bodyEncoding: 'json' } } },
+			parameters: {
+				Messaging: {
+					componentsInputMode: 'json',
+					componentsJson: '={{ $json.components }}',
+					options: { bodyEncoding: 'json' },
+				},
+			},
 		});
 
 		expect(error).toBeUndefined();
 		const [request] = sandbox().requests();
 		expect(request.contentType).toBe('application/json');
 		const body = JSON.parse(request.rawBody);
-		expect(body).toEqual({ to: '+919812345678', type: 'template', template_name: 'order_update', components: expect.any(String) });
+		expect(body).toEqual({
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+			components: expect.any(String),
+		});
 		expect(JSON.parse(body.components)).toEqual(expectedComponents);
 		expect(outputs.Messaging[0].json.status).toBe('sent');
 	});
@@ -52,12 +71,18 @@ describe('WhatsApp send through the n8n engine', () => {
 			parameters: { Messaging: { templateName: 'welcome' } },
 		});
 
-		expect(error?.message).toMatch(/^The Messaging API rejected the message \(422\): components\.header does not match template 'welcome'/);
+		expect(error?.message).toMatch(
+			/^The Messaging API rejected the message \(422\): components\.header does not match template 'welcome'/,
+		);
 		expect(error?.description).toContain("Fix the field 'components'");
 	});
 
 	test('session message inside the 24-hour window carries only the text', async () => {
-		const { outputs, error } = await runWorkflow({ workflow: loadWorkflowFixture('whatsapp-session'), credentials: credentials(), items: [{ json: order }] });
+		const { outputs, error } = await runWorkflow({
+			workflow: loadWorkflowFixture('whatsapp-session'),
+			credentials: credentials(),
+			items: [{ json: order }],
+		});
 
 		expect(error).toBeUndefined();
 		const fields = formFields(sandbox().requests()[0].rawBody);
@@ -82,7 +107,9 @@ describe('WhatsApp send through the n8n engine', () => {
 		expect(outputs.Messaging).toEqual([
 			{
 				json: {
-					error: expect.stringMatching(/^The Messaging API rejected the message \(422\): No open 24-hour session with \+919811112222/),
+					error: expect.stringMatching(
+						/^The Messaging API rejected the message \(422\): No open 24-hour session with \+919811112222/,
+					),
 					description: expect.stringContaining('send a template otherwise'),
 					httpCode: '422',
 				},
