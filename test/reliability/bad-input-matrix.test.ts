@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { formFields, useSandbox } from '../helpers/sandboxForTests';
 import { runWorkflow } from '../helpers/runWorkflow';
@@ -21,7 +21,7 @@ interface BadInputCase {
 	/** Which item of the batch of three carries the bad value. */
 	badIndex: 0 | 1 | 2;
 	/** Merged into the bad item only: the node's fields read it through expressions. */
-	bad: Record<string, unknown>;
+	bad: IDataObject;
 	/** Merged into the node's parameters for the whole batch, e.g. to read a JSON field. */
 	parameters?: INodeParameters;
 	/** The error message after "Item <n>: ": the field and what is wrong with it. */
@@ -36,7 +36,7 @@ const baseParameters: Record<Resource, INodeParameters> = {
 	whatsappSession: whatsappSessionFromItem,
 };
 
-const goodItem: Record<Resource, (to: string, orderId: string) => Record<string, unknown>> = {
+const goodItem: Record<Resource, (to: string, orderId: string) => IDataObject> = {
 	sms: smsItem,
 	whatsappTemplate: whatsappTemplateItem,
 	whatsappSession: whatsappSessionItem,

@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../../helpers/runWorkflow';
 
@@ -50,7 +50,7 @@ export const smsFromItem: INodeParameters = {
 	},
 };
 
-export function smsItem(to: string, orderId: string): Record<string, unknown> {
+export function smsItem(to: string, orderId: string): IDataObject {
 	return {
 		to,
 		entityId: '1201159876543210123',
@@ -80,7 +80,7 @@ export const whatsappTemplateFromItem: INodeParameters = {
 	options: { defaultCountryCode: '={{ $json.countryCode }}' },
 };
 
-export function whatsappTemplateItem(to: string, orderId: string): Record<string, unknown> {
+export function whatsappTemplateItem(to: string, orderId: string): IDataObject {
 	return {
 		to,
 		messageType: 'template',
@@ -109,6 +109,6 @@ export const whatsappSessionFromItem: INodeParameters = {
 	options: { defaultCountryCode: '={{ $json.countryCode }}' },
 };
 
-export function whatsappSessionItem(to: string, orderId: string): Record<string, unknown> {
+export function whatsappSessionItem(to: string, orderId: string): IDataObject {
 	return { to, messageType: 'session', componentsMode: 'fields', text: `Your order ${orderId} has shipped.` };
 }
