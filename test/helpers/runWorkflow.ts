@@ -122,7 +122,13 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 	const entry = workflow.getNode(entryNode(options.workflow).name)!;
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: entry, data: { main: [(options.items as INodeExecutionData[] | undefined) ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{
+					node: entry,
+					data: { main: [(options.items as INodeExecutionData[] | undefined) ?? [{ json: {} }]] },
+					source: null,
+				},
+			],
 		},
 	});
 	const workflowExecute = new WorkflowExecute(additionalDataFor(credentialsHelper, hooks), 'manual', runExecutionData);

@@ -69,7 +69,7 @@ const sharedOptions: INodeProperties[] = [
 		default: 3,
 		typeOptions: { minValue: 1, maxValue: 10 },
 		description:
-			'How many times in all a message is tried when the provider answers 429 Too Many Requests, waiting as its Retry-After header says (otherwise a growing delay). After the last try the item fails.',
+			'How many times in all a message is tried when the provider answers 429 Too Many Requests, waiting as its Retry-After header says (otherwise a growing delay). After the last try the item fails. The same limit applies to retries after a refused connection, and after server errors or timeouts when an Idempotency Key is set.',
 	},
 	{
 		displayName: 'Timeout',
