@@ -1,4 +1,5 @@
-import { startSandbox } from './index';
+import { readFileSync } from 'node:fs';
+import { startSandbox, type FaultRule } from './index';
 
 const DEFAULT_PORT = 4010;
 
@@ -9,9 +10,11 @@ async function main(): Promise<void> {
 		throw new Error(`SANDBOX_PORT must be a port number, got '${process.env.SANDBOX_PORT}'`);
 	}
 
+	const faults = readFaultsFile(process.env.SANDBOX_FAULTS_FILE);
+
 	let sandbox;
 	try {
-		sandbox = await startSandbox({ port, host, quiet: false, lifecycle: { stepDelayMs: 1000 } });
+		sandbox = await startSandbox({ port, host, quiet: false, lifecycle: { stepDelayMs: 1000 }, faults });
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
 			process.stderr.write(
@@ -43,6 +46,13 @@ async function main(): Promise<void> {
 	};
 	process.once('SIGINT', () => stop('SIGINT'));
 	process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+function readFaultsFile(path: string | undefined): FaultRule[] {
+	if (path === undefined || path === '') return [];
+	const rules: unknown = JSON.parse(readFileSync(path, 'utf8'));
+	if (!Array.isArray(rules)) throw new Error(`SANDBOX_FAULTS_FILE ${path} must hold a JSON array of fault rules`);
+	return rules as FaultRule[];
 }
 
 main().catch((error: unknown) => {

@@ -43,6 +43,8 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 	const sessions = new SessionWindows(clock);
 	for (const number of seed.openSessionsFor) sessions.recordInbound(number);
 	const quiet = options.quiet ?? true;
+	const faults = new FaultRules();
+	for (const rule of options.faults ?? []) faults.add(rule);
 	const account = { signingSecret: seed.account.signingSecret, webhookUrl: seed.account.webhookUrl };
 	const webhooks = new WebhookDispatcher(options.webhooks ?? {}, clock, timers, account.signingSecret);
 	// The per-message callback_url replaces the account webhook, never adds to it.
@@ -71,7 +73,7 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 			announceStatusChange,
 		),
 		webhooks,
-		faults: new FaultRules(),
+		faults,
 		timers,
 		log: quiet ? () => undefined : (line) => process.stdout.write(`${line}\n`),
 	};

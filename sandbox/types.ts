@@ -71,6 +71,8 @@ export interface SandboxOptions {
 	/** null turns the lifecycle off: messages keep their acknowledged status. */
 	lifecycle?: LifecycleConfig | null;
 	webhooks?: WebhookConfig;
+	/** Fault rules active from the start, as if added with addFault. */
+	faults?: FaultRule[];
 	/** Defaults to true in-process; the cli passes false to log one line per request. */
 	quiet?: boolean;
 }

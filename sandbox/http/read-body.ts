@@ -20,5 +20,8 @@ export function readBody(request: IncomingMessage, limitBytes = BODY_LIMIT_BYTES
 			resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: size > limitBytes }),
 		);
 		request.on('error', reject);
+		request.on('close', () => {
+			if (!request.complete) reject(new Error('The client closed the connection before the body was complete'));
+		});
 	});
 }

@@ -155,6 +155,25 @@ describe('fault injection', () => {
 	});
 });
 
+describe('fault rules given at start', () => {
+	it('apply from the first request', async () => {
+		const sandbox = await startSandbox({
+			lifecycle: null,
+			faults: [{ match: { path: '/v1/sms/send', times: 1 }, action: { status: 500, bodyKind: 'text' } }],
+		});
+		try {
+			expect((await rawSend(sandbox)).status).toBe(500);
+			expect((await rawSend(sandbox)).status).toBe(200);
+		} finally {
+			await sandbox.close();
+		}
+	});
+
+	it('are checked like added ones', async () => {
+		await expect(startSandbox({ faults: [{ action: { reset: 'sideways' } } as unknown as FaultRule] })).rejects.toThrow(/reset/);
+	});
+});
+
 describe('closedPortUrl', () => {
 	it('gives a loopback URL where the connection is refused', async () => {
 		const url = await closedPortUrl();

@@ -1,5 +1,7 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { connect } from 'node:net';
 import { errorOf, post, postRaw, smsFields } from './http-client';
+import { pause, waitUntil } from './webhook-receiver';
 
 describe('sandbox HTTP surface: auth, bodies, routes', () => {
 	let sandbox: Sandbox;
@@ -84,6 +86,22 @@ describe('sandbox HTTP surface: auth, bodies, routes', () => {
 		expect(wrongMethod.status).toBe(405);
 		expect(wrongMethod.headers.get('allow')).toBe('POST');
 		expect(((await wrongMethod.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+	});
+
+	it('survives a client that hangs up halfway through the body, recording the attempt unanswered', async () => {
+		const socket = connect(sandbox.port, '127.0.0.1');
+		await new Promise((resolve) => socket.once('connect', resolve));
+		socket.write(
+			`POST /v1/sms/send HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${sandbox.apiKey}\r\n` +
+				'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nto=%2B91',
+		);
+		await waitUntil(() => sandbox.requests().length === 1, 'the request is recorded');
+		socket.destroy();
+		await pause(30);
+
+		expect(sandbox.requests()[0].response.status).toBe(0);
+		expect(sandbox.messages()).toHaveLength(0);
+		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
 	});
 
 	it('keeps requests in arrival order and clears them', async () => {

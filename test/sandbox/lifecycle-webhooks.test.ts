@@ -27,7 +27,7 @@ describe('message lifecycle and signed delivery events', () => {
 		sandbox = await startSandbox({
 			clock: createManualClock(START),
 			lifecycle: { stepDelayMs: STEP_MS },
-			webhooks: { baseDelayMs: 5, timeoutMs: 200, maxAttempts: 4 },
+			webhooks: { baseDelayMs: 5, timeoutMs: 2000, maxAttempts: 4 },
 		});
 		sandbox.setWebhookUrl(accountReceiver.url);
 	});
@@ -140,14 +140,16 @@ describe('message lifecycle and signed delivery events', () => {
 
 	it('retries after a receiver timeout', async () => {
 		await accountReceiver.close();
-		accountReceiver = await startWebhookReceiver((index) => ({ status: 200, delayMs: index === 0 ? 400 : 0 }));
+		accountReceiver = await startWebhookReceiver((index) => ({ status: 200, delayMs: index === 0 ? 800 : 0 }));
+		await sandbox.close();
+		sandbox = await startSandbox({ lifecycle: { stepDelayMs: STEP_MS }, webhooks: { baseDelayMs: 5, timeoutMs: 150 } });
 		sandbox.setWebhookUrl(accountReceiver.url);
 
 		await sendSms(sandbox);
 		await accountReceiver.waitFor(3);
 		await waitUntil(() => sandbox.webhookDeliveries().length >= 2, 'the sandbox recorded 2 attempts');
 		const [timedOut, retried] = sandbox.webhookDeliveries();
-		expect(timedOut).toMatchObject({ attempt: 1, status: null, error: expect.stringContaining('200 ms') });
+		expect(timedOut).toMatchObject({ attempt: 1, status: null, error: expect.stringContaining('150 ms') });
 		expect(retried).toMatchObject({ attempt: 2, status: 200, eventId: timedOut.eventId });
 	});
 
