@@ -35,16 +35,11 @@ const VERIFICATION_MESSAGES: Record<VerificationFailure, string> = {
 		'The timestamp is outside the allowed tolerance, so the delivery is treated as a replay; check the sender clock.',
 };
 
-interface RawBodyCarrier {
-	rawBody?: unknown;
-	readRawBody?: () => Promise<void>;
-}
-
-/** n8n reads the body into `rawBody` before the node runs; the reader covers content types it skips. */
-async function readRawBody(request: RawBodyCarrier): Promise<Buffer> {
-	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
-		await request.readRawBody();
-	}
+/**
+ * n8n reads every non-multipart body into `rawBody` before the node runs. A multipart body has none,
+ * which leaves an empty body: its signature cannot match, so it is refused like any unsigned one.
+ */
+function rawBodyOf(request: { rawBody?: unknown }): Buffer {
 	const raw = request.rawBody;
 	if (Buffer.isBuffer(raw)) return raw;
 	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
@@ -72,7 +67,7 @@ function refuse(
 }
 
 export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const rawBody = await readRawBody(this.getRequestObject() as RawBodyCarrier);
+	const rawBody = rawBodyOf(this.getRequestObject());
 	if (rawBody.length > MAX_BODY_BYTES) {
 		return refuse(
 			this,

@@ -172,6 +172,19 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		expectRefusal(result, 400, 'invalid_json');
 	});
 
+	it('refuses a multipart body, which n8n does not keep raw, as unsigned with 401', async () => {
+		await start();
+		const boundary = 'xyz';
+		const body = `--${boundary}\r\nContent-Disposition: form-data; name="event"\r\n\r\n${JSON.stringify(deliveryEvent())}\r\n--${boundary}--\r\n`;
+
+		const result = await postDelivery(harness.url, body, {
+			secret: SECRET,
+			contentType: `multipart/form-data; boundary=${boundary}`,
+		});
+
+		expectRefusal(result, 401, 'invalid_signature');
+	});
+
 	it('answers a signed event without a status with 400 naming the field and the event', async () => {
 		await start();
 		const events = [deliveryEvent(), { ...deliveryEvent(), status: undefined }];

@@ -98,8 +98,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	const runs: INodeExecutionData[][] = [];
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-		const carrier = request as IncomingMessage & { rawBody: Buffer; body: unknown };
-		carrier.rawBody = await readBody(request);
+		const carrier = request as IncomingMessage & { rawBody?: Buffer; body: unknown };
+		const body = await readBody(request);
+		// Like n8n: a multipart body goes to the form parser and never becomes `rawBody`.
+		if (!request.headers['content-type']?.startsWith('multipart/form-data')) carrier.rawBody = body;
 		carrier.body = {};
 
 		const workflow = triggerWorkflow(node, storedStaticData);
