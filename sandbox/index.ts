@@ -1,8 +1,10 @@
 import { createManualClock, createSystemClock } from './clock';
 import { closedPortUrl } from './closed-port';
+import { checkedLifecycle } from './messages/lifecycle';
 import { checkedLatency, createSandboxContext } from './sandbox-context';
 import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
 import { createSandboxServer, listen } from './server';
+import { checkedRateLimit } from './throughput/rate-limiter';
 import type { FaultRule, Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
 import { signPayload } from './webhooks/signing';
 
@@ -36,9 +38,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		configure(patch: Partial<SandboxConfigPatch>) {
 			const unknown = Object.keys(patch).filter((key) => !CONFIG_KEYS.includes(key));
 			if (unknown.length > 0) throw new Error(`Unknown config ${unknown.join(', ')}; use ${CONFIG_KEYS.join(', ')}`);
-			if (patch.latency !== undefined) context.latency = checkedLatency(patch.latency);
-			if (patch.rateLimit !== undefined) context.rateLimiter.configure(patch.rateLimit);
-			if (patch.lifecycle !== undefined) context.lifecycle.configure(patch.lifecycle);
+			// Check the whole patch first: a bad part must not leave the good parts applied.
+			const latency = patch.latency === undefined ? undefined : checkedLatency(patch.latency);
+			const rateLimit = patch.rateLimit === undefined ? undefined : checkedRateLimit(patch.rateLimit);
+			const lifecycle = patch.lifecycle === undefined ? undefined : checkedLifecycle(patch.lifecycle);
+			if (latency !== undefined) context.latency = latency;
+			if (rateLimit !== undefined) context.rateLimiter.configure(rateLimit);
+			if (lifecycle !== undefined) context.lifecycle.configure(lifecycle);
 		},
 		addFault: (rule: FaultRule) => context.faults.add(rule),
 		clearFaults: () => context.faults.clear(),

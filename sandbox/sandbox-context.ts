@@ -81,7 +81,7 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 
 export function checkedLatency(latency: LatencyConfig | null): LatencyConfig | null {
 	if (latency === null) return null;
-	if (!(latency.fixedMs >= 0) || !((latency.jitterMs ?? 0) >= 0)) {
+	if (typeof latency !== 'object' || !(latency.fixedMs >= 0) || !((latency.jitterMs ?? 0) >= 0)) {
 		throw new Error('latency.fixedMs and latency.jitterMs must be 0 or more');
 	}
 	return latency;

@@ -18,8 +18,7 @@ export class Lifecycle {
 	}
 
 	configure(config: LifecycleConfig | null): void {
-		if (config !== null && !(config.stepDelayMs >= 0)) throw new Error('lifecycle.stepDelayMs must be 0 or more');
-		this.config = config;
+		this.config = checkedLifecycle(config);
 	}
 
 	start(message: MessageRecord): void {
@@ -36,4 +35,11 @@ export class Lifecycle {
 		};
 		runStep(0);
 	}
+}
+
+export function checkedLifecycle(config: LifecycleConfig | null): LifecycleConfig | null {
+	if (config !== null && (typeof config !== 'object' || !(config.stepDelayMs >= 0))) {
+		throw new Error('lifecycle.stepDelayMs must be 0 or more');
+	}
+	return config;
 }

@@ -19,9 +19,7 @@ export class RateLimiter {
 	}
 
 	configure(config: RateLimitConfig | null): void {
-		if (config !== null && !(config.perSecond > 0)) throw new Error('rateLimit.perSecond must be a positive number');
-		if (config?.burst !== undefined && !(config.burst >= 1)) throw new Error('rateLimit.burst must be at least 1');
-		this.config = config;
+		this.config = checkedRateLimit(config);
 		this.buckets = new Map();
 	}
 
@@ -45,4 +43,11 @@ export class RateLimiter {
 			{ 'Retry-After': String(retryAfterSeconds) },
 		);
 	}
+}
+
+export function checkedRateLimit(config: RateLimitConfig | null): RateLimitConfig | null {
+	if (config === null) return null;
+	if (typeof config !== 'object' || !(config.perSecond > 0)) throw new Error('rateLimit.perSecond must be a positive number');
+	if (config.burst !== undefined && !(config.burst >= 1)) throw new Error('rateLimit.burst must be at least 1');
+	return config;
 }

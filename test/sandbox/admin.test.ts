@@ -82,6 +82,14 @@ describe('admin endpoints', () => {
 		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
 	});
 
+	it('applies nothing of a config patch with one bad part', async () => {
+		const reply = await admin(sandbox, 'PUT', '/config', { latency: { fixedMs: 500 }, rateLimit: { perSecond: -1 } });
+		expect(reply.status).toBe(400);
+		const startedAt = performance.now();
+		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
+		expect(performance.now() - startedAt).toBeLessThan(400);
+	});
+
 	it('adds, lists and clears fault rules', async () => {
 		const added = await admin(sandbox, 'POST', '/faults', { match: { times: 1 }, action: { status: 503, bodyKind: 'text' } });
 		expect(added).toEqual({ status: 201, body: { id: expect.stringMatching(/^fault_/) } });
