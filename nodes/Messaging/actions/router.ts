@@ -64,11 +64,7 @@ async function readEndpoint(context: IExecuteFunctions): Promise<MessagingEndpoi
 	return { baseUrl, apiKey: credentials.apiKey };
 }
 
-/**
- * Pass 1 validates every item before anything is sent, so a bad row never leaves half a batch delivered.
- * Pass 2 sends with bounded concurrency, a smooth rate limit and retries, writing each result into its
- * input slot so output order and pairing match the input whatever finishes first.
- */
+/** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();

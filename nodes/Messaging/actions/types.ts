@@ -2,7 +2,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { MessagingRequest } from '../transport/messagingRequest';
 
-/** Reads, validates and builds one item's request; throws a NodeOperationError naming the field on bad input. */
 export type PrepareRequest = (this: IExecuteFunctions, itemIndex: number) => MessagingRequest;
 
 export type MessagingResource = 'sms' | 'whatsapp';

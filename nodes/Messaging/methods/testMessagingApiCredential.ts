@@ -13,10 +13,8 @@ function withoutSecret(text: string, secret: string): string {
 }
 
 /**
- * The API has no read endpoint, so the key is proved with an empty SMS send that the API must refuse:
- * 401/403 means the key was rejected, 400/422 means it passed authentication and only the (empty) body
- * was refused, so nothing is ever sent. A declarative `test.request` cannot do this: n8n's tester either
- * fails every non-2xx answer or, with ignoreHttpStatusErrors, only sees the body, never the status.
+ * No read endpoint exists, so an empty SMS send proves the key: 401/403 rejected it, 400/422 refused only the body.
+ * Declarative `test.request` cannot tell them apart: n8n's tester sees either no non-2xx or no status at all.
  */
 export async function testMessagingApiCredential(
 	this: ICredentialTestFunctions,
@@ -31,7 +29,6 @@ export async function testMessagingApiCredential(
 
 	let response: LegacyFullResponse;
 	try {
-		// ICredentialTestFunctions offers no other HTTP helper than the legacy `request`.
 		// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
 		response = (await this.helpers.request({
 			method: 'POST',

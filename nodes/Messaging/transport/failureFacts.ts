@@ -1,7 +1,4 @@
-/**
- * What a failed send tells us, copied out of the error as plain values. The raw HTTP client error is
- * never kept: its request config carries the Authorization header.
- */
+/** Plain values copied out of a failure; the raw client error is never kept, its config holds the Authorization header. */
 export interface FailureFacts {
 	status?: number;
 	retryAfter?: string;

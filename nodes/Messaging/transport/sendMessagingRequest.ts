@@ -44,7 +44,6 @@ function requestOptions(
 	};
 }
 
-/** The only function that talks HTTP: one request, one acknowledgement or one NodeApiError. */
 export async function sendMessagingRequest(
 	this: IExecuteFunctions,
 	endpoint: MessagingEndpoint,

@@ -18,10 +18,7 @@ export function describeType(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/**
- * Identifiers such as DLT IDs are 19 digits long: as numbers they silently lose their last digits,
- * so only text is accepted.
- */
+/** DLT IDs are 19 digits long: as JSON numbers they silently lose digits, so only text is accepted. */
 export function requiredText(maxLength: number, example: string) {
 	return z.unknown().transform((value, ctx): string => {
 		if (typeof value === 'number') {

@@ -15,10 +15,7 @@ function describeLocation(path: Array<string | number>, guide: FieldGuide): stri
 	return `${label} "${first}"`;
 }
 
-/**
- * Item numbers are zero-based like n8n's own `$itemIndex`, so "Item 2" is the item an expression
- * sees as `$itemIndex === 2`.
- */
+/** Item numbers are zero-based like `$itemIndex`, so "Item 2" is the item an expression sees as index 2. */
 export function issueToNodeError(
 	node: INode,
 	issues: ZodIssue[],

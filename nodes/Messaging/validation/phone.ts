@@ -3,11 +3,7 @@ export type PhoneNormalisation = { ok: true; phone: string } | { ok: false; prob
 const E164 = /^\+[1-9]\d{6,14}$/;
 const VISUAL_SEPARATORS = /[\s\-.()]/g;
 
-/**
- * Turns what people type ("+91 98123-45678", "0091 9812345678", "09812345678" with country 91)
- * into E.164. A national number is only completed when a default country code is given: guessing
- * the country would send someone else's message to a stranger.
- */
+/** National numbers are completed only with an explicit country code: a guessed country texts a stranger. */
 export function normalisePhoneNumber(input: string, defaultCountryCode = ''): PhoneNormalisation {
 	const compact = input.replace(VISUAL_SEPARATORS, '');
 	if (compact === '') {
