@@ -29,7 +29,8 @@ export interface SendOutcome {
 export function sendMessage(context: SandboxContext, request: SendRequest): SendOutcome {
 	try {
 		const { acknowledgement, acceptedMessageId } = accept(context, request);
-		return { answer: jsonAnswer(200, acknowledgement), acceptedMessageId };
+		const replayHeader: Record<string, string> = acceptedMessageId === null ? { 'Idempotent-Replayed': 'true' } : {};
+		return { answer: jsonAnswer(200, acknowledgement, replayHeader), acceptedMessageId };
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
 		return { answer: jsonAnswer(error.status, error.toBody(), error.headers), acceptedMessageId: null };

@@ -116,6 +116,8 @@ describe('Idempotency-Key', () => {
 		expect(first.status).toBe(200);
 		expect(again).toMatchObject({ status: 200, body: first.body });
 		expect(reencoded).toMatchObject({ status: 200, body: first.body });
+		expect(first.headers.get('idempotent-replayed')).toBeNull();
+		expect(again.headers.get('idempotent-replayed')).toBe('true');
 		expect(sandbox.messages()).toHaveLength(1);
 		expect(sandbox.messages()[0].idempotencyKey).toBe('exec-1-item-0');
 		expect(sandbox.requests()).toHaveLength(3);
