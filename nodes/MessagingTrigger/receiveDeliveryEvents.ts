@@ -2,9 +2,9 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { RecentEventIds } from './deduplication';
 import { parseDeliveryEvents } from './events';
-import { matchesFilters } from './filters';
 import { readHeader, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './headers';
 import { respondWithJson } from './respond';
+import { triageEvents } from './triage';
 import { verifySignature, type VerificationFailure } from './verification';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -115,20 +115,12 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 	};
 	const dropDuplicates = options.dropDuplicateEvents ?? true;
 	const staticData = this.getWorkflowStaticData('node');
-	const recentEventIds = new RecentEventIds(staticData[RECENT_EVENT_IDS_KEY]);
-
-	const accepted: IDataObject[] = [];
-	let duplicates = 0;
-	let filteredOut = 0;
-	for (const event of parsed.events) {
-		if (dropDuplicates && recentEventIds.has(event.event_id)) {
-			duplicates++;
-		} else if (!matchesFilters(event, filters)) {
-			filteredOut++;
-		} else {
-			accepted.push(event);
-			recentEventIds.add(event.event_id);
-		}
+	const recentEventIds = dropDuplicates
+		? new RecentEventIds(staticData[RECENT_EVENT_IDS_KEY])
+		: undefined;
+	const { accepted, duplicates, filteredOut } = triageEvents(parsed.events, filters, recentEventIds);
+	if (recentEventIds && accepted.length > 0) {
+		staticData[RECENT_EVENT_IDS_KEY] = recentEventIds.toJSON();
 	}
 
 	const summary: DeliverySummary = {
@@ -137,9 +129,6 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 		duplicates,
 		filteredOut,
 	};
-	if (dropDuplicates && accepted.length > 0) {
-		staticData[RECENT_EVENT_IDS_KEY] = recentEventIds.toJSON();
-	}
 	// Answer here, before n8n starts the execution: n8n 2.40 saves the static data (the remembered
 	// event ids) only for a webhook answered before the run, so answering after it would forget them.
 	respondWithJson(this.getResponseObject(), 200, summary);

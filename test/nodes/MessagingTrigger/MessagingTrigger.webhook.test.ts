@@ -249,6 +249,24 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		expect(harness.runs).toEqual([[{ json: seen }], [{ json: fresh }]]);
 	});
 
+	it('runs an event id repeated within one batch only once', async () => {
+		await start();
+		const event = deliveryEvent();
+
+		const result = await postDelivery(harness.url, JSON.stringify([event, event]), { secret: SECRET });
+
+		expect(result.body).toEqual({ received: 2, accepted: 1, duplicates: 1, filteredOut: 0 });
+		expect(harness.runs).toEqual([[{ json: event }]]);
+	});
+
+	it('answers 500 and starts nothing when the credential holds no signing secret', async () => {
+		harness = await startTriggerHarness({ signingSecret: '' });
+
+		const result = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: '' });
+
+		expectRefusal(result, 500, 'signing_secret_missing');
+	});
+
 	it('acknowledges a status outside the Statuses filter with 200 and starts nothing', async () => {
 		await start({ statuses: ['delivered', 'failed'] });
 

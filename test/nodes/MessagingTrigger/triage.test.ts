@@ -1,0 +1,47 @@
+import { RecentEventIds } from '../../../nodes/MessagingTrigger/deduplication';
+import type { DeliveryEvent } from '../../../nodes/MessagingTrigger/events';
+import { triageEvents } from '../../../nodes/MessagingTrigger/triage';
+
+function event(event_id: string, status = 'delivered', channel = 'sms'): DeliveryEvent {
+	return { event_id, channel, status };
+}
+
+const ALL = { channels: [], statuses: [] };
+
+describe('triageEvents', () => {
+	it('accepts new matching events and remembers their ids', () => {
+		const recent = new RecentEventIds([]);
+		const events = [event('evt_1'), event('evt_2')];
+
+		expect(triageEvents(events, ALL, recent)).toEqual({ accepted: events, duplicates: 0, filteredOut: 0 });
+		expect(recent.toJSON()).toEqual(['evt_1', 'evt_2']);
+	});
+
+	it('counts an id seen before as a duplicate, also within one batch', () => {
+		const recent = new RecentEventIds(['evt_1']);
+
+		const triaged = triageEvents([event('evt_1'), event('evt_2'), event('evt_2')], ALL, recent);
+
+		expect(triaged).toEqual({ accepted: [event('evt_2')], duplicates: 2, filteredOut: 0 });
+	});
+
+	it('counts filtered-out events without remembering them', () => {
+		const recent = new RecentEventIds([]);
+
+		const triaged = triageEvents(
+			[event('evt_1', 'sent'), event('evt_2', 'failed')],
+			{ channels: [], statuses: ['failed'] },
+			recent,
+		);
+
+		expect(triaged).toEqual({ accepted: [event('evt_2', 'failed')], duplicates: 0, filteredOut: 1 });
+		expect(recent.toJSON()).toEqual(['evt_2']);
+	});
+
+	it('lets repeats through when there is no memory of recent ids', () => {
+		const triaged = triageEvents([event('evt_1'), event('evt_1')], ALL, undefined);
+
+		expect(triaged.accepted).toHaveLength(2);
+		expect(triaged.duplicates).toBe(0);
+	});
+});
