@@ -100,13 +100,17 @@ function explain(facts: FailureFacts, context: FailureContext): { summary: strin
 			whatToDo: `This is a provider-side problem; try again later. ${MAYBE_SENT}; ${SET_KEY}.`,
 		};
 	}
-	const field = facts.providerField ? ` '${facts.providerField}'` : ' named in the message';
+	const field = facts.providerField
+		? `the field '${facts.providerField}'`
+		: facts.providerMessage
+			? 'the field named in the message'
+			: "this item's fields (the provider gave no reason)";
 	return {
 		summary: `The Messaging API rejected the message (${status})`,
 		whatToDo:
 			status === 422
-				? `Fix the field${field}: template variables must match the registered template, and session messages need a window opened by the recipient in the last 24 hours (send a template otherwise).`
-				: `Fix the field${field} and run the node again.`,
+				? `Fix ${field}: template variables must match the registered template, and session messages need a window opened by the recipient in the last 24 hours (send a template otherwise).`
+				: `Fix ${field} and run the node again.`,
 	};
 }
 
