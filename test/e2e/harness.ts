@@ -40,8 +40,17 @@ export function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
 }
 
+/** JSON with object keys sorted, so equal data compares equal whatever order its keys were written in. */
+function canonical(value: unknown): string {
+	return JSON.stringify(value, (_key, inner: unknown) =>
+		inner && typeof inner === 'object' && !Array.isArray(inner)
+			? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+			: inner,
+	);
+}
+
 export function assertEqual<T>(actual: T, expected: T, what: string): void {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
+	const a = canonical(actual);
+	const e = canonical(expected);
 	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }

@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import { N8N_INSTALL_DIR } from '../../scripts/n8n/paths';
+import type { N8nRestClient } from '../../scripts/n8n/rest-client';
+
+interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+}
+
+export interface StoredNodeRun {
+	data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> };
+}
+
+export interface StoredExecution extends ExecutionSummary {
+	runData: Record<string, StoredNodeRun[]>;
+}
+
+// n8n stores execution data in `flatted` form; the n8n under test ships the parser it uses itself.
+const requireFromN8n = createRequire(path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'package.json'));
+const flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
+
+export async function listExecutions(rest: N8nRestClient, workflowId: string): Promise<ExecutionSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const page = await rest.get<{ results: ExecutionSummary[] }>(`/rest/executions?filter=${filter}`);
+	return page.results;
+}
+
+export async function readExecution(rest: N8nRestClient, id: string): Promise<StoredExecution> {
+	const stored = await rest.get<ExecutionSummary & { data: string }>(`/rest/executions/${id}`);
+	const data = flatted.parse(stored.data) as { resultData: { runData: Record<string, StoredNodeRun[]> } };
+	return { ...stored, runData: data.resultData.runData };
+}
+
+export function firstOutputOf(execution: StoredExecution, nodeName: string, output = 0): Array<Record<string, unknown>> {
+	return (execution.runData[nodeName]?.[0]?.data?.main?.[output] ?? []).map((item) => item.json);
+}
+
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const found = await probe();
+		if (found !== undefined) return found;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}.`);
+}
