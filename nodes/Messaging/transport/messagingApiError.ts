@@ -81,6 +81,13 @@ function explain(facts: FailureFacts, context: FailureContext): { summary: strin
 				"Check the credential's Base URL (the API root, e.g. https://api.example.com, without /v1) and that the DLT Template ID or WhatsApp Template Name exists in your account.",
 		};
 	}
+	if (status === 409) {
+		return {
+			summary: `The Messaging API refused the message as a conflict with an earlier request (${status})`,
+			whatToDo:
+				'It was not sent again: the message may already have been sent, or a request with the same Idempotency Key may still be in progress. Check with your provider before sending it again, and give every different message its own Idempotency Key.',
+		};
+	}
 	if (status === 413) {
 		return {
 			summary: 'The Messaging API refused the request as too large (413)',
