@@ -1,0 +1,46 @@
+import axios from 'axios';
+
+import { SMS_ENTITY_ID, SMS_TEMPLATE_ID } from './smsCampaign';
+import type { CampaignRow } from './smsCampaign';
+
+export interface PlainRunOutcome {
+	wallMs: number;
+	delivered: number;
+	failed: number;
+}
+
+/**
+ * The baseline: what a developer would write by hand with axios, the same form-encoded body and
+ * headers the node sends, `concurrency` requests in flight.
+ */
+export async function sendWithPlainAxios(rows: CampaignRow[], baseUrl: string, apiKey: string, concurrency: number): Promise<PlainRunOutcome> {
+	const client = axios.create({
+		baseURL: baseUrl,
+		headers: {
+			accept: 'application/json',
+			authorization: `Bearer ${apiKey}`,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		validateStatus: () => true,
+	});
+	let nextRow = 0;
+	let delivered = 0;
+	let failed = 0;
+	const sendLane = async () => {
+		while (nextRow < rows.length) {
+			const row = rows[nextRow++];
+			const body = new URLSearchParams({
+				to: row.phone,
+				entity_id: SMS_ENTITY_ID,
+				template_id: SMS_TEMPLATE_ID,
+				content: JSON.stringify({ customer_name: row.name, order_id: row.orderId, eta: row.eta }),
+			}).toString();
+			const response = await client.post('/v1/sms/send', body);
+			if (response.status === 200 && typeof response.data?.message_id === 'string') delivered++;
+			else failed++;
+		}
+	};
+	const started = performance.now();
+	await Promise.all(Array.from({ length: concurrency }, sendLane));
+	return { wallMs: performance.now() - started, delivered, failed };
+}

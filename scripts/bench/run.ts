@@ -1,0 +1,76 @@
+import './preferTypeScriptSources';
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { startBenchSandbox } from './benchSandbox';
+import { renderReport } from './report';
+import type { ScenarioReport } from './report';
+import { measureOverhead } from './scenarios/overhead';
+import { measureOverload } from './scenarios/overload';
+import { measureRateLimit } from './scenarios/rateLimit';
+import { measureScale } from './scenarios/scale';
+
+const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'results.md');
+const WHOLE_RUN_LIMIT_MS = 15 * 60_000;
+
+function loadAverage(): string {
+	return os
+		.loadavg()
+		.map((value) => value.toFixed(2))
+		.join(' / ');
+}
+
+async function main(): Promise<void> {
+	const repetitions = Number(process.env.BENCH_REPETITIONS ?? 3);
+	if (!Number.isInteger(repetitions) || repetitions < 1 || repetitions > 9) throw new Error('BENCH_REPETITIONS must be a whole number from 1 to 9');
+	const startedAt = new Date();
+	const loadAverageAtStart = loadAverage();
+	process.stderr.write(`Benchmark: ${repetitions} repetitions per scenario; load average ${loadAverageAtStart}\n`);
+
+	const sandbox = await startBenchSandbox();
+	const scenarios: ScenarioReport[] = [];
+	try {
+		for (const measure of [measureOverhead, measureRateLimit, measureOverload, measureScale]) {
+			const scenarioStartedAt = Date.now();
+			const report = await measure(sandbox, repetitions);
+			scenarios.push(report);
+			process.stderr.write(`  ${report.title} done in ${((Date.now() - scenarioStartedAt) / 1000).toFixed(0)} s\n`);
+		}
+	} finally {
+		await sandbox.stop();
+	}
+
+	const report = renderReport(
+		{
+			cores: os.availableParallelism(),
+			cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+			nodeVersion: process.version,
+			startedAt: startedAt.toISOString(),
+			loadAverageAtStart,
+			loadAverageAtEnd: loadAverage(),
+			repetitions,
+			totalSeconds: (Date.now() - startedAt.getTime()) / 1000,
+		},
+		scenarios,
+	);
+	mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+	writeFileSync(RESULTS_FILE, report);
+	process.stdout.write(`${report}\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+}
+
+// A target that fails is a result, not an error: only a broken benchmark exits non-zero.
+const watchdog = setTimeout(() => {
+	process.stderr.write(`The benchmark did not finish within ${WHOLE_RUN_LIMIT_MS / 60_000} minutes\n`);
+	process.exit(1);
+}, WHOLE_RUN_LIMIT_MS);
+watchdog.unref();
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		process.stderr.write(`The benchmark broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.exit(1);
+	},
+);

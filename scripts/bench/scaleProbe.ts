@@ -1,0 +1,28 @@
+import './preferTypeScriptSources';
+
+import { campaignRows, sendThroughNode } from './smsCampaign';
+
+/**
+ * One node run in a fresh process, reporting the process's peak resident memory. Run by the scale
+ * scenario with BENCH_ITEMS rows against the sandbox at BENCH_SANDBOX_URL.
+ */
+async function main(): Promise<void> {
+	const items = Number(process.env.BENCH_ITEMS);
+	const baseUrl = process.env.BENCH_SANDBOX_URL;
+	const apiKey = process.env.BENCH_API_KEY;
+	if (!Number.isInteger(items) || items < 1 || !baseUrl || !apiKey) {
+		throw new Error('Set BENCH_ITEMS (a whole number of at least 1), BENCH_SANDBOX_URL and BENCH_API_KEY');
+	}
+	const outcome = await sendThroughNode(campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'), { baseUrl, apiKey, options: {} });
+	// maxRSS is in kibibytes: the high-water mark of the whole process, start-up included.
+	const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+	process.stdout.write(`${JSON.stringify({ items, delivered: outcome.delivered, failed: outcome.failed, wallMs: outcome.wallMs, peakRssBytes })}\n`);
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		process.stderr.write(`Scale probe failed: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.exit(1);
+	},
+);

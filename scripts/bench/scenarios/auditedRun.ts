@@ -1,0 +1,43 @@
+import type { BenchSandbox } from '../benchSandbox';
+import { auditDeliveries, countRateLimited } from '../deliveryAudit';
+import { withinTime } from '../runGuard';
+import { campaignRows, sendThroughNode } from '../smsCampaign';
+
+export interface AuditedRun {
+	wallMs: number;
+	failed: number;
+	lost: number;
+	duplicates: number;
+	rateLimited: number;
+	firstError?: string;
+}
+
+const RUN_LIMIT_MS = 180_000;
+
+/** One node run against a fresh token bucket, audited against what the sandbox accepted and answered. */
+export async function auditedNodeRun(
+	sandbox: BenchSandbox,
+	runTag: string,
+	sends: number,
+	options: Record<string, unknown>,
+	rateLimit: { perSecond: number; burst: number },
+	latency: { fixedMs: number; jitterMs: number },
+): Promise<AuditedRun> {
+	// Configuring the limit again starts a full bucket, so no repetition inherits the previous one's debt.
+	await sandbox.configure({ latency, rateLimit });
+	await sandbox.clearRequests();
+	const outcome = await withinTime(
+		sendThroughNode(campaignRows(sends, runTag), { baseUrl: sandbox.url, apiKey: sandbox.apiKey, options }),
+		RUN_LIMIT_MS,
+		`${runTag}: node run`,
+	);
+	const audit = auditDeliveries(await sandbox.messages(), runTag, sends);
+	return {
+		wallMs: outcome.wallMs,
+		failed: outcome.failed,
+		lost: audit.lost,
+		duplicates: audit.duplicates,
+		rateLimited: countRateLimited(await sandbox.requests()),
+		...(outcome.firstError ? { firstError: outcome.firstError } : {}),
+	};
+}
