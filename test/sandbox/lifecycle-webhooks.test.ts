@@ -209,6 +209,20 @@ describe('message lifecycle and signed delivery events', () => {
 		expect(accountReceiver.received).toEqual([]);
 	});
 
+	it('closes promptly while a delivery waits on a slow receiver', async () => {
+		await accountReceiver.close();
+		accountReceiver = await startWebhookReceiver(() => ({ status: 200, delayMs: 1500 }));
+		sandbox.setWebhookUrl(accountReceiver.url);
+		await sendSms(sandbox);
+		await accountReceiver.waitFor(1);
+
+		const startedAt = performance.now();
+		await sandbox.close();
+		expect(performance.now() - startedAt).toBeLessThan(500);
+		await pause(STEP_MS * 4);
+		expect(accountReceiver.received).toHaveLength(1);
+	});
+
 	it('refuses a webhook URL that is not absolute http(s)', () => {
 		expect(() => sandbox.setWebhookUrl('/hooks')).toThrow(/absolute/);
 		expect(() => sandbox.setWebhookUrl('ftp://example.com')).toThrow(/http/);
