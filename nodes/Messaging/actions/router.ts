@@ -117,6 +117,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 					timeoutMs: settings.timeoutMs,
 					triesMade: outcome.triesMade,
 					apiKey: endpoint.apiKey,
+					idempotent: Boolean(settings.idempotencyKey),
 				}) as Error;
 				if (continueOnFail) results[itemIndex] = errorItem(error, itemIndex);
 				else stopError ??= { error };

@@ -37,10 +37,19 @@ export interface FailureContext {
 	timeoutMs: number;
 	triesMade?: number;
 	apiKey?: string;
+	/** The request carried an Idempotency Key, so it was (or may safely be) sent again. */
+	idempotent?: boolean;
 }
 
 const MAYBE_SENT = 'The message may have been accepted, so it was not sent again';
 const SET_KEY = 'set Options > Idempotency Key so the node can retry safely';
+const SAME_KEY =
+	'The message may have been accepted; run the node again with the same Idempotency Key and it is sent at most once';
+
+/** Telling a user who already set a key to set one, or that nothing was resent when it was, would mislead. */
+function maybeSentAdvice(context: FailureContext): string {
+	return context.idempotent ? `${SAME_KEY}.` : `${MAYBE_SENT}; ${SET_KEY}.`;
+}
 
 function explain(facts: FailureFacts, context: FailureContext): { summary: string; whatToDo: string } {
 	const { status } = facts;
@@ -60,12 +69,12 @@ function explain(facts: FailureFacts, context: FailureContext): { summary: strin
 		if (facts.timedOut) {
 			return {
 				summary: `The Messaging API did not answer within ${context.timeoutMs} ms`,
-				whatToDo: `Raise Options > Timeout or try again later. ${MAYBE_SENT}; ${SET_KEY}.`,
+				whatToDo: `Raise Options > Timeout or try again later. ${maybeSentAdvice(context)}`,
 			};
 		}
 		return {
 			summary: 'The connection to the Messaging API broke before it answered',
-			whatToDo: `Try again later. ${MAYBE_SENT}; ${SET_KEY}.`,
+			whatToDo: `Try again later. ${maybeSentAdvice(context)}`,
 		};
 	}
 	if (status === 401 || status === 403) {
@@ -104,7 +113,7 @@ function explain(facts: FailureFacts, context: FailureContext): { summary: strin
 	if (status >= 500) {
 		return {
 			summary: `The Messaging API failed on its side (${status})`,
-			whatToDo: `This is a provider-side problem; try again later. ${MAYBE_SENT}; ${SET_KEY}.`,
+			whatToDo: `This is a provider-side problem; try again later. ${maybeSentAdvice(context)}`,
 		};
 	}
 	const field = facts.providerField

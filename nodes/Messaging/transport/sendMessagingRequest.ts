@@ -51,7 +51,11 @@ export async function sendMessagingRequest(
 	settings: SendSettings,
 	itemIndex: number,
 ): Promise<Acknowledgement> {
-	const failureContext = { timeoutMs: settings.timeoutMs, apiKey: endpoint.apiKey };
+	const failureContext = {
+		timeoutMs: settings.timeoutMs,
+		apiKey: endpoint.apiKey,
+		idempotent: Boolean(settings.idempotencyKey),
+	};
 	let response: FullResponse;
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
