@@ -21,7 +21,11 @@ export function summaryLine(matrix: string, tally: ReliabilityTally): string {
 export function reportTallyAfterAll(matrix: string, tally: ReliabilityTally): void {
 	afterAll(() => {
 		process.stdout.write(`\n${summaryLine(matrix, tally)}\n`);
-		expect({ messagesLost: tally.messagesLost, messagesDuplicated: tally.messagesDuplicated, secretsLeaked: tally.secretsLeaked }).toEqual({
+		expect({
+			messagesLost: tally.messagesLost,
+			messagesDuplicated: tally.messagesDuplicated,
+			secretsLeaked: tally.secretsLeaked,
+		}).toEqual({
 			messagesLost: 0,
 			messagesDuplicated: 0,
 			secretsLeaked: 0,
