@@ -21,7 +21,7 @@ function credentials() {
 
 describe('throughput and 429 handling through the n8n engine', () => {
 	test('a 429 is waited out as Retry-After says, then the item succeeds', async () => {
-		sandbox().configure({ rateLimit: { perSecond: 1, burst: 1 } });
+		sandbox().configure({ rateLimit: { perSecond: 0.5, burst: 1 } });
 
 		const { outputs, error } = await runWorkflow({
 			workflow,
