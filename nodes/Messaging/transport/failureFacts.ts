@@ -34,8 +34,20 @@ function messageOf(entry: unknown): string | undefined {
 	return undefined;
 }
 
+/** The key is taken out before anything is clipped: a clip through the key would leave a part no later redaction finds. */
+function withoutSecret(body: unknown, secret: string): unknown {
+	const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+	if (typeof text === 'string') return text.split(secret).join('***');
+	if (text && typeof text === 'object') {
+		const escaped = JSON.stringify(secret).slice(1, -1);
+		return JSON.parse(JSON.stringify(text).split(escaped).join('***')) as unknown;
+	}
+	return text;
+}
+
 /** Understands the common error body shapes: {error:{message}}, {message}, {error:"…"}, {errors:[…]}, text and HTML. */
-export function readProviderMessage(body: unknown): { message?: string; field?: string } {
+export function readProviderMessage(body: unknown, secret?: string): { message?: string; field?: string } {
+	if (secret) return readProviderMessage(withoutSecret(body, secret));
 	if (body === undefined || body === null) return {};
 	if (Buffer.isBuffer(body)) return readProviderMessage(body.toString('utf8'));
 	if (typeof body === 'string') {

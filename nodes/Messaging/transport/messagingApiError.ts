@@ -142,8 +142,11 @@ export function messagingApiError(
 	itemIndex: number,
 	context: FailureContext,
 ): NodeApiError {
-	const { summary, whatToDo } = explain(facts, context);
 	const providerMessage = redact(facts.providerMessage, context.apiKey);
+	const { summary, whatToDo } = explain(
+		{ ...facts, providerField: redact(facts.providerField, context.apiKey) },
+		context,
+	);
 	const message = providerMessage ? `${summary}: ${providerMessage}` : summary;
 	const httpCode = facts.status === undefined ? undefined : String(facts.status);
 	const sanitised: JsonObject = {

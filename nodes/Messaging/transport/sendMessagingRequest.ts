@@ -69,7 +69,7 @@ export async function sendMessagingRequest(
 
 	const { statusCode, headers, body } = response;
 	if (statusCode < 200 || statusCode > 299) {
-		const provider = readProviderMessage(body);
+		const provider = readProviderMessage(body, endpoint.apiKey);
 		throw messagingApiError(
 			this.getNode(),
 			{
@@ -89,7 +89,7 @@ export async function sendMessagingRequest(
 			{
 				status: statusCode,
 				invalidAcknowledgement: true,
-				providerMessage: readProviderMessage(body).message ?? '(empty body)',
+				providerMessage: readProviderMessage(body, endpoint.apiKey).message ?? '(empty body)',
 			},
 			itemIndex,
 			failureContext,
