@@ -1,11 +1,14 @@
 import { startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
 
-/** One in-process sandbox per test file on a random loopback port; requests and messages cleared per test. */
+/**
+ * One in-process sandbox per test file on a random loopback port, requests cleared per test. The status
+ * lifecycle is off: callback URLs in these tests are examples, and delivery events must not leave loopback.
+ */
 export function useSandbox(): () => Sandbox {
 	let sandbox: Sandbox | undefined;
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0 });
+		sandbox = await startSandbox({ port: 0, lifecycle: null });
 	});
 	afterAll(async () => {
 		await sandbox?.close();

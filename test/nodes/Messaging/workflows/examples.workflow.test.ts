@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { INode } from 'n8n-workflow';
+
+import { formFields, useSandbox } from '../../../helpers/sandboxForTests';
+import { runWorkflow } from '../../../helpers/runWorkflow';
+
+const sandbox = useSandbox();
+
+/** What each example's trigger would hand the Messaging node. */
+const sampleInputs: Record<string, Record<string, unknown>> = {
+	'sms-order-shipped-dlt.json': {
+		body: { customer: { phone: '+91 98123 45678', name: 'Asha' }, order_id: '1234', eta: '24 Nov' },
+	},
+	'whatsapp-inbound-reply.json': { body: { from: '+919812345678', profile_name: 'Asha' } },
+	'whatsapp-lead-followup.json': {
+		body: { phone: '+919812345678', first_name: 'Ravi', interest: '2BHK', lead_id: 'L-77' },
+	},
+};
+
+function messagingNodeOf(file: string): INode {
+	const workflow = JSON.parse(readFileSync(path.join(__dirname, '../../../../examples', file), 'utf8')) as {
+		nodes: INode[];
+	};
+	const node = workflow.nodes.find((candidate) => candidate.type === 'n8n-nodes-messaging.messaging');
+	if (!node) throw new Error(`${file} has no Messaging node`);
+	return node;
+}
+
+describe('the shipped examples drive the node with the contract parameter names', () => {
+	test.each(Object.keys(sampleInputs))('%s sends and outputs an acknowledgement', async (file) => {
+		const messaging = messagingNodeOf(file);
+		const entry: INode = {
+			id: 'entry',
+			name: 'Input',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const { outputs, error } = await runWorkflow({
+			workflow: {
+				nodes: [entry, messaging],
+				connections: { Input: { main: [[{ node: messaging.name, type: 'main', index: 0 }]] } },
+			},
+			credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
+			items: [{ json: sampleInputs[file] }],
+		});
+
+		expect(error).toBeUndefined();
+		const [request] = sandbox().requests();
+		expect(request.response.status).toBe(200);
+		expect(formFields(request.rawBody).to).toBe('+919812345678');
+		expect(outputs[messaging.name]).toEqual([{ json: request.response.body, pairedItem: { item: 0 } }]);
+	});
+});
