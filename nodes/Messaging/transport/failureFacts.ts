@@ -98,12 +98,30 @@ export function readHeader(headers: unknown, name: string): string | undefined {
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** Walks the `cause` chain of a network failure for its Node.js error code; nothing else is copied. */
-export function networkFailureFacts(error: unknown): FailureFacts {
+function responseFacts(response: unknown): FailureFacts | undefined {
+	if (!response || typeof response !== 'object') return undefined;
+	const { status, headers, data } = response as { status?: unknown; headers?: unknown; data?: unknown };
+	if (typeof status !== 'number') return undefined;
+	const provider = readProviderMessage(data);
+	return {
+		status,
+		retryAfter: readHeader(headers, 'retry-after'),
+		providerMessage: provider.message,
+		providerField: provider.field,
+	};
+}
+
+/**
+ * Walks the `cause` chain for a Node.js error code, or for an HTTP answer should the client have thrown on
+ * a status despite `ignoreHttpStatusErrors`; only plain values are copied.
+ */
+export function thrownFailureFacts(error: unknown): FailureFacts {
 	let networkCode: string | undefined;
 	let timedOut = false;
 	let current: unknown = error;
 	for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+		const answered = responseFacts((current as { response?: unknown }).response);
+		if (answered) return answered;
 		const { code, message } = current as { code?: unknown; message?: unknown };
 		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && networkCode === undefined) networkCode = code;
 		if (typeof message === 'string' && /timeout|timed out/i.test(message)) timedOut = true;

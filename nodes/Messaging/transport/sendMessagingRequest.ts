@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { readAcknowledgement } from './acknowledgement';
-import { networkFailureFacts, readHeader, readProviderMessage } from './failureFacts';
+import { thrownFailureFacts, readHeader, readProviderMessage } from './failureFacts';
 import { messagingApiError } from './messagingApiError';
 import type { Acknowledgement, MessagingRequest, SendSettings } from './messagingRequest';
 
@@ -64,7 +64,7 @@ export async function sendMessagingRequest(
 			requestOptions(endpoint, request, settings),
 		)) as FullResponse;
 	} catch (error) {
-		throw messagingApiError(this.getNode(), networkFailureFacts(error), itemIndex, failureContext);
+		throw messagingApiError(this.getNode(), thrownFailureFacts(error), itemIndex, failureContext);
 	}
 
 	const { statusCode, headers, body } = response;

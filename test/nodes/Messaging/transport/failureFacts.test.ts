@@ -1,5 +1,5 @@
 import {
-	networkFailureFacts,
+	thrownFailureFacts,
 	readHeader,
 	readProviderMessage,
 } from '../../../../nodes/Messaging/transport/failureFacts';
@@ -51,15 +51,25 @@ describe('readHeader', () => {
 	});
 });
 
-describe('networkFailureFacts', () => {
+describe('thrownFailureFacts', () => {
 	test('finds the Node.js error code along the cause chain and notices timeouts', () => {
 		const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-		expect(networkFailureFacts(new Error('wrapper', { cause: refused }))).toEqual({
+		expect(thrownFailureFacts(new Error('wrapper', { cause: refused }))).toEqual({
 			networkCode: 'ECONNREFUSED',
 			timedOut: false,
 		});
 		const timeout = Object.assign(new Error('timeout of 1000ms exceeded'), { code: 'ECONNABORTED' });
-		expect(networkFailureFacts(timeout)).toEqual({ networkCode: 'ECONNABORTED', timedOut: true });
-		expect(networkFailureFacts(new Error('socket hang up'))).toEqual({ networkCode: undefined, timedOut: false });
+		expect(thrownFailureFacts(timeout)).toEqual({ networkCode: 'ECONNABORTED', timedOut: true });
+		expect(thrownFailureFacts(new Error('socket hang up'))).toEqual({ networkCode: undefined, timedOut: false });
+	});
+
+	test('an HTTP answer thrown as an error keeps only its status, Retry-After and provider message', () => {
+		const thrown = Object.assign(new Error('Request failed with status code 429'), {
+			config: { headers: { Authorization: 'Bearer sk_secret' } },
+			response: { status: 429, headers: { 'retry-after': '4' }, data: { error: { message: 'Slow down' } } },
+		});
+		const facts = thrownFailureFacts(new Error('wrapper', { cause: thrown }));
+		expect(facts).toEqual({ status: 429, retryAfter: '4', providerMessage: 'Slow down', providerField: undefined });
+		expect(JSON.stringify(facts)).not.toContain('sk_secret');
 	});
 });
