@@ -33,11 +33,19 @@ export function reportTallyAfterAll(matrix: string, tally: ReliabilityTally): vo
 	});
 }
 
-/** Whether any output, error or log text carries the secret, whole or as a recognisable part of it. */
-export function containsSecret(text: string, secret: string, fragmentLength = 12): boolean {
-	if (text.includes(secret)) return true;
+/** Where the secret shows, whole or as a recognisable part of it, with a little context to find it by. */
+export function secretSightings(text: string, secret: string, fragmentLength = 12): string[] {
+	const sightings: string[] = [];
 	for (let start = 0; start + fragmentLength <= secret.length; start++) {
-		if (text.includes(secret.slice(start, start + fragmentLength))) return true;
+		const fragment = secret.slice(start, start + fragmentLength);
+		for (let at = text.indexOf(fragment); at !== -1; at = text.indexOf(fragment, at + 1)) {
+			sightings.push(text.slice(Math.max(0, at - 60), at + fragmentLength + 20));
+		}
+		if (sightings.length > 0) return sightings;
 	}
-	return false;
+	return sightings;
+}
+
+export function containsSecret(text: string, secret: string, fragmentLength = 12): boolean {
+	return secretSightings(text, secret, fragmentLength).length > 0;
 }
