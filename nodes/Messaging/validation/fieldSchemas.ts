@@ -107,8 +107,18 @@ export function jsonObjectText(example: string) {
 	});
 }
 
+/** A number has lost its "+" or trunk 0, so completing it with a country code could text a stranger. */
 export function normaliseRecipient(value: unknown, defaultCountryCode: string, ctx: z.RefinementCtx): string {
-	const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+	if (typeof value === 'number') {
+		addFieldIssue(
+			ctx,
+			`is a number (${value}), but phone numbers must be text`,
+			`As a number it lost its "+" and leading zeros. Map it as text with its country code, e.g. {{ "+" + $json.phone }} for ${value}.`,
+			['to'],
+		);
+		return '';
+	}
+	const text = value;
 	if (typeof text !== 'string') {
 		addFieldIssue(
 			ctx,

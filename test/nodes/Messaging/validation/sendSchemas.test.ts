@@ -95,6 +95,11 @@ describe('SMS send validation and request', () => {
 		['object To', { to: { phone: '+919812345678' } }, "Item 3: 'To' is an object, but it must be a phone number"],
 		['null To', { to: null }, "Item 3: 'To' is empty"],
 		[
+			'numeric To from an expression, even with a country code',
+			{ to: 919812345678, defaultCountryCode: '91' },
+			"Item 3: 'To' is a number (919812345678), but phone numbers must be text",
+		],
+		[
 			'bad country code',
 			{ to: '9812345678', defaultCountryCode: '+0' },
 			`Item 3: 'Default Country Code' "+0" is not a country calling code`,
