@@ -103,12 +103,12 @@ const cases: BadInputCase[] = [
 		fix: 'e.g. +919812345678',
 	},
 	{
-		name: 'SMS To a number without +',
+		name: 'SMS To a number, even with a default country code',
 		resource: 'sms',
 		badIndex: 2,
-		bad: { to: 919812345678 },
-		message: `'To' "919812345678" has no country code`,
-		fix: 'Default Country Code',
+		bad: { to: 919812345678, countryCode: '91' },
+		message: "'To' is a number (919812345678), but phone numbers must be text",
+		fix: 'As a number it lost its "+" and leading zeros',
 	},
 	{
 		name: 'SMS To national, no default country code',

@@ -201,7 +201,7 @@ const faultCases: FaultCase[] = [
 	},
 	{
 		name: 'an answer later than the Timeout option',
-		action: { delayMs: 1300 },
+		action: { delayMs: 3000 },
 		timeoutMs: 1000,
 		failureClass: 'maybe_processed',
 		acceptedUnderFault: true,

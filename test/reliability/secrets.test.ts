@@ -173,7 +173,7 @@ const failures: FailureThrough[] = [
 	},
 	{
 		name: 'a timeout',
-		action: { delayMs: 1300 },
+		action: { delayMs: 3000 },
 		parameters: { options: { timeout: 1000 } },
 		says: /did not answer within 1000 ms/,
 	},
