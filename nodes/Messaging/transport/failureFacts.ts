@@ -4,12 +4,15 @@ export interface FailureFacts {
 	retryAfter?: string;
 	providerMessage?: string;
 	providerField?: string;
+	/** The provider's machine-readable error code, e.g. session_window_closed. */
+	providerCode?: string;
 	networkCode?: string;
 	timedOut?: boolean;
 	invalidAcknowledgement?: boolean;
 }
 
 const MAX_PROVIDER_MESSAGE = 500;
+const ERROR_CODE = /^[a-z][a-z0-9_]{0,63}$/;
 
 function stripHtml(text: string): string {
 	return text
@@ -46,7 +49,10 @@ function withoutSecret(body: unknown, secret: string): unknown {
 }
 
 /** Understands the common error body shapes: {error:{message}}, {message}, {error:"…"}, {errors:[…]}, text and HTML. */
-export function readProviderMessage(body: unknown, secret?: string): { message?: string; field?: string } {
+export function readProviderMessage(
+	body: unknown,
+	secret?: string,
+): { message?: string; field?: string; code?: string } {
 	if (secret) return readProviderMessage(withoutSecret(body, secret));
 	if (body === undefined || body === null) return {};
 	if (Buffer.isBuffer(body)) return readProviderMessage(body.toString('utf8'));
@@ -67,10 +73,11 @@ export function readProviderMessage(body: unknown, secret?: string): { message?:
 	const record = body as Record<string, unknown>;
 	const nested = record.error;
 	if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
-		const { field } = nested as Record<string, unknown>;
+		const { field, code } = nested as Record<string, unknown>;
 		return {
 			message: messageOf(nested) && clip(messageOf(nested)!),
 			field: typeof field === 'string' ? field : undefined,
+			code: typeof code === 'string' && ERROR_CODE.test(code) ? code : undefined,
 		};
 	}
 	if (typeof nested === 'string') return { message: clip(nested) };
@@ -98,16 +105,17 @@ export function readHeader(headers: unknown, name: string): string | undefined {
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-function responseFacts(response: unknown): FailureFacts | undefined {
+function responseFacts(response: unknown, secret?: string): FailureFacts | undefined {
 	if (!response || typeof response !== 'object') return undefined;
 	const { status, headers, data } = response as { status?: unknown; headers?: unknown; data?: unknown };
 	if (typeof status !== 'number') return undefined;
-	const provider = readProviderMessage(data);
+	const provider = readProviderMessage(data, secret);
 	return {
 		status,
 		retryAfter: readHeader(headers, 'retry-after'),
 		providerMessage: provider.message,
 		providerField: provider.field,
+		providerCode: provider.code,
 	};
 }
 
@@ -115,12 +123,12 @@ function responseFacts(response: unknown): FailureFacts | undefined {
  * Walks the `cause` chain for a Node.js error code, or for an HTTP answer should the client have thrown on
  * a status despite `ignoreHttpStatusErrors`; only plain values are copied.
  */
-export function thrownFailureFacts(error: unknown): FailureFacts {
+export function thrownFailureFacts(error: unknown, secret?: string): FailureFacts {
 	let networkCode: string | undefined;
 	let timedOut = false;
 	let current: unknown = error;
 	for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
-		const answered = responseFacts((current as { response?: unknown }).response);
+		const answered = responseFacts((current as { response?: unknown }).response, secret);
 		if (answered) return answered;
 		const { code, message } = current as { code?: unknown; message?: unknown };
 		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && networkCode === undefined) networkCode = code;

@@ -51,6 +51,17 @@ function maybeSentAdvice(context: FailureContext): string {
 	return context.idempotent ? `${SAME_KEY}.` : `${MAYBE_SENT}; ${SET_KEY}.`;
 }
 
+const FIX_BY_PROVIDER_CODE: Record<string, string> = {
+	session_window_closed:
+		'The recipient has not written to you in the last 24 hours, so a session message is not allowed: send a template message instead (Message Type: Template).',
+	template_mismatch:
+		'Make the variables match the template registered with the provider: the same names (SMS) or the same number of header, body and button values (WhatsApp).',
+	template_not_found:
+		'Check the DLT Entity ID and DLT Template ID, or the WhatsApp Template Name, against the templates approved in your account.',
+	idempotency_key_reused:
+		'This Idempotency Key was already used for a different message. Make the key unique per message, e.g. from the order number and the channel.',
+};
+
 function explain(facts: FailureFacts, context: FailureContext): { summary: string; whatToDo: string } {
 	const { status } = facts;
 	if (facts.invalidAcknowledgement) {
@@ -116,6 +127,8 @@ function explain(facts: FailureFacts, context: FailureContext): { summary: strin
 			whatToDo: `This is a provider-side problem; try again later. ${maybeSentAdvice(context)}`,
 		};
 	}
+	const knownFix = facts.providerCode ? FIX_BY_PROVIDER_CODE[facts.providerCode] : undefined;
+	if (knownFix) return { summary: `The Messaging API rejected the message (${status})`, whatToDo: knownFix };
 	const field = facts.providerField
 		? `the field '${facts.providerField}'`
 		: facts.providerMessage

@@ -64,7 +64,7 @@ export async function sendMessagingRequest(
 			requestOptions(endpoint, request, settings),
 		)) as FullResponse;
 	} catch (error) {
-		throw messagingApiError(this.getNode(), thrownFailureFacts(error), itemIndex, failureContext);
+		throw messagingApiError(this.getNode(), thrownFailureFacts(error, endpoint.apiKey), itemIndex, failureContext);
 	}
 
 	const { statusCode, headers, body } = response;
@@ -77,6 +77,7 @@ export async function sendMessagingRequest(
 				retryAfter: readHeader(headers, 'retry-after'),
 				providerMessage: provider.message,
 				providerField: provider.field,
+				providerCode: provider.code,
 			},
 			itemIndex,
 			failureContext,

@@ -9,7 +9,7 @@ describe('readProviderMessage', () => {
 		[
 			'{error:{message}} with a field',
 			{ error: { code: 'template_mismatch', message: 'Variables do not match', field: 'content' } },
-			{ message: 'Variables do not match', field: 'content' },
+			{ message: 'Variables do not match', field: 'content', code: 'template_mismatch' },
 		],
 		['{message}', { message: 'Invalid number' }, { message: 'Invalid number' }],
 		['{error:"…"}', { error: 'invalid_token' }, { message: 'invalid_token' }],

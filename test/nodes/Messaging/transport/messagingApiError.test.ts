@@ -67,6 +67,16 @@ describe('messagingApiError', () => {
 			'The Messaging API rejected the message (422): Variables do not match',
 			"Fix the field 'content'",
 		],
+		[
+			{ status: 422, providerMessage: 'No open 24-hour session', providerCode: 'session_window_closed' },
+			'The Messaging API rejected the message (422): No open 24-hour session',
+			'send a template message instead',
+		],
+		[
+			{ status: 422, providerMessage: 'Key reused', providerCode: 'idempotency_key_reused' },
+			'The Messaging API rejected the message (422): Key reused',
+			'Make the key unique per message',
+		],
 		[{ status: 429, retryAfter: '5' }, 'The Messaging API is limiting the send rate (429)', 'Max Messages per Second'],
 		[
 			{ status: 502, providerMessage: 'Bad Gateway' },

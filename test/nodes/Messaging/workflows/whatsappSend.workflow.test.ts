@@ -74,7 +74,7 @@ describe('WhatsApp send through the n8n engine', () => {
 		expect(error?.message).toMatch(
 			/^The Messaging API rejected the message \(422\): components\.header does not match template 'welcome'/,
 		);
-		expect(error?.description).toContain("Fix the field 'components'");
+		expect(error?.description).toContain('the same number of header, body and button values');
 	});
 
 	test('session message inside the 24-hour window carries only the text', async () => {
@@ -110,7 +110,7 @@ describe('WhatsApp send through the n8n engine', () => {
 					error: expect.stringMatching(
 						/^The Messaging API rejected the message \(422\): No open 24-hour session with \+919811112222/,
 					),
-					description: expect.stringContaining('send a template otherwise'),
+					description: expect.stringContaining('send a template message instead'),
 					httpCode: '422',
 				},
 				pairedItem: { item: 0 },
