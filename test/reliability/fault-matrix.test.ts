@@ -407,7 +407,20 @@ describe('provider faults: every item fails clearly, in its own slot, and is nev
 			const keys = sandbox()
 				.requests()
 				.map((request) => request.headers['idempotency-key']);
+			expect(keys.length).toBeGreaterThan(0);
 			expect(keys.every((key) => phones.some((phone) => key === `reliability-${phone}`))).toBe(true);
+		}
+		if (recovers(fault, mode)) {
+			const tries = sandbox()
+				.requests()
+				.filter((request) => request.fields.to === phones[faulted[0]] || request.response.status === 0);
+			expect(tries).toHaveLength(2);
+			// A reset before the body is read leaves no body to compare, only the key.
+			if (!isBeforeBodyReset(fault)) expect(tries[1].rawBody).toBe(tries[0].rawBody);
+			expect(tries.map((request) => request.headers['idempotency-key'])).toEqual([
+				`reliability-${phones[faulted[0]]}`,
+				`reliability-${phones[faulted[0]]}`,
+			]);
 		}
 
 		const { message, providerMessage } = expectedWords(fault, phones[faulted[0]]);
