@@ -6,8 +6,8 @@ import type { Readable, Writable } from 'node:stream';
 export type TypeScriptChild = ChildProcessByStdio<Writable, Readable, null>;
 
 /** Runs a TypeScript entry of this folder in a fresh Node process (same Node binary, tsx loader). */
-export function spawnTypeScript(entryFile: string, env: NodeJS.ProcessEnv = {}): TypeScriptChild {
-	return spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, entryFile)], {
+export function spawnTypeScript(entryFile: string, env: NodeJS.ProcessEnv = {}, nodeFlags: string[] = []): TypeScriptChild {
+	return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(__dirname, entryFile)], {
 		cwd: path.resolve(__dirname, '..', '..'),
 		env: { ...process.env, ...env },
 		stdio: ['pipe', 'pipe', 'inherit'],

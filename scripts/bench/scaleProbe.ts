@@ -2,6 +2,12 @@ import './preferTypeScriptSources';
 
 import { campaignRows, sendThroughNode } from './smsCampaign';
 
+function collectGarbage(): void {
+	const { gc } = globalThis as { gc?: () => void };
+	if (!gc) throw new Error('Run the scale probe with --expose-gc');
+	gc();
+}
+
 /**
  * One node run in a fresh process, reporting the process's peak resident memory. Run by the scale
  * scenario with BENCH_ITEMS rows against the sandbox at BENCH_SANDBOX_URL.
@@ -16,7 +22,11 @@ async function main(): Promise<void> {
 	const outcome = await sendThroughNode(campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'), { baseUrl, apiKey, options: {} });
 	// maxRSS is in kibibytes: the high-water mark of the whole process, start-up included.
 	const peakRssBytes = process.resourceUsage().maxRSS * 1024;
-	process.stdout.write(`${JSON.stringify({ items, delivered: outcome.delivered, failed: outcome.failed, wallMs: outcome.wallMs, peakRssBytes })}\n`);
+	// What is still reachable once the run is over tells retained memory apart from garbage not yet collected.
+	collectGarbage();
+	const retainedHeapBytes = process.memoryUsage().heapUsed;
+	const report = { items, delivered: outcome.delivered, failed: outcome.failed, wallMs: outcome.wallMs, peakRssBytes, retainedHeapBytes };
+	process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
 main().then(

@@ -9,6 +9,10 @@ export interface AuditedRun {
 	lost: number;
 	duplicates: number;
 	rateLimited: number;
+	/** From the start of the run to the first request the sandbox saw: n8n set-up plus the node's validation pass. */
+	msBeforeFirstSend: number;
+	/** From the first request to the last: the part the send-rate limiter paces. */
+	sendSpanMs: number;
 	firstError?: string;
 }
 
@@ -26,18 +30,24 @@ export async function auditedNodeRun(
 	// Configuring the limit again starts a full bucket, so no repetition inherits the previous one's debt.
 	await sandbox.configure({ latency, rateLimit });
 	await sandbox.clearRequests();
+	const startedAt = Date.now();
 	const outcome = await withinTime(
 		sendThroughNode(campaignRows(sends, runTag), { baseUrl: sandbox.url, apiKey: sandbox.apiKey, options }),
 		RUN_LIMIT_MS,
 		`${runTag}: node run`,
 	);
 	const audit = auditDeliveries(await sandbox.messages(), runTag, sends);
+	const requests = await sandbox.requests();
+	const firstAt = requests[0]?.receivedAt ?? startedAt;
+	const lastAt = requests[requests.length - 1]?.receivedAt ?? startedAt;
 	return {
 		wallMs: outcome.wallMs,
 		failed: outcome.failed,
 		lost: audit.lost,
 		duplicates: audit.duplicates,
-		rateLimited: countRateLimited(await sandbox.requests()),
+		rateLimited: countRateLimited(requests),
+		msBeforeFirstSend: firstAt - startedAt,
+		sendSpanMs: lastAt - firstAt,
 		...(outcome.firstError ? { firstError: outcome.firstError } : {}),
 	};
 }

@@ -34,6 +34,8 @@ export async function measureRateLimit(sandbox: BenchSandbox, repetitions: numbe
 			{ label: '429s seen (median)', value: formatNumber(median(runs.map((run) => run.rateLimited))) },
 			{ label: 'wall time s', value: formatNumber(wallMs / 1000, 2) },
 			{ label: 'wall time / ideal 10 s', value: formatNumber(timeRatio, 3) },
+			{ label: 'of which ms before the first send', value: formatNumber(median(runs.map((run) => run.msBeforeFirstSend))) },
+			{ label: 'of which s from first to last send', value: formatNumber(median(runs.map((run) => run.sendSpanMs)) / 1000, 2) },
 		],
 		targets: [
 			{ target: 'Rate limit: zero failures', measured: String(failures), holds: failures === 0 },

@@ -17,6 +17,7 @@ interface ProbeReport {
 	failed: number;
 	wallMs: number;
 	peakRssBytes: number;
+	retainedHeapBytes: number;
 }
 
 async function probe(sandbox: BenchSandbox, items: number, runTag: string): Promise<ProbeReport> {
@@ -25,7 +26,7 @@ async function probe(sandbox: BenchSandbox, items: number, runTag: string): Prom
 		BENCH_SANDBOX_URL: sandbox.url,
 		BENCH_API_KEY: sandbox.apiKey,
 		BENCH_RUN_TAG: runTag,
-	});
+	}, ['--expose-gc']);
 	child.stdin.end();
 	try {
 		const report = await firstJsonLine<ProbeReport>(child, PROBE_LIMIT_MS, `Scale probe with ${items} items`);
@@ -48,6 +49,8 @@ export async function measureScale(sandbox: BenchSandbox, repetitions: number): 
 	const baselineMb = median(baselines.map((run) => run.peakRssBytes)) / BYTES_PER_MB;
 	const fullMb = median(fullRuns.map((run) => run.peakRssBytes)) / BYTES_PER_MB;
 	const extraMb = fullMb - baselineMb;
+	const retainedExtraMb =
+		(median(fullRuns.map((run) => run.retainedHeapBytes)) - median(baselines.map((run) => run.retainedHeapBytes))) / BYTES_PER_MB;
 	return {
 		title: '4. Scale',
 		setup:
@@ -57,6 +60,7 @@ export async function measureScale(sandbox: BenchSandbox, repetitions: number): 
 			{ label: `peak RSS, ${BASELINE_ITEMS} item MB`, value: formatNumber(baselineMb, 1) },
 			{ label: `peak RSS, ${formatNumber(ITEMS)} items MB`, value: formatNumber(fullMb, 1) },
 			{ label: 'extra peak RSS MB', value: formatNumber(extraMb, 1) },
+			{ label: 'extra heap still reachable after the run (full GC) MB', value: formatNumber(retainedExtraMb, 1) },
 			{ label: `${formatNumber(ITEMS)}-item run s`, value: formatNumber(median(fullRuns.map((run) => run.wallMs)) / 1000, 2) },
 		],
 		targets: [{ target: `Scale: ≤ ${TARGET_EXTRA_MB} MB extra peak RSS`, measured: `${formatNumber(extraMb, 1)} MB`, holds: extraMb <= TARGET_EXTRA_MB }],
