@@ -76,7 +76,7 @@ const sharedOptions: INodeProperties[] = [
 		name: 'timeout',
 		type: 'number',
 		default: 30000,
-		typeOptions: { minValue: 1000 },
+		typeOptions: { minValue: 1000, maxValue: 600000 },
 		description: 'How long to wait for the provider to answer one request, in milliseconds',
 	},
 ];

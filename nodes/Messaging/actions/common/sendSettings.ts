@@ -9,58 +9,84 @@ export interface BatchSettings {
 	maxTries429: number;
 }
 
+interface NumberOptionSpec {
+	name: string;
+	label: string;
+	fallback: number;
+	minimum: number;
+	maximum?: number;
+	integer?: boolean;
+}
+
+const TIMEOUT: NumberOptionSpec = { name: 'timeout', label: 'Timeout', fallback: 30000, minimum: 1, maximum: 600000 };
+const MAX_CONCURRENCY: NumberOptionSpec = {
+	name: 'maxConcurrency',
+	label: 'Max Concurrent Requests',
+	fallback: 5,
+	minimum: 1,
+	maximum: 100,
+};
+const MAX_PER_SECOND: NumberOptionSpec = {
+	name: 'maxPerSecond',
+	label: 'Max Messages per Second',
+	fallback: 0,
+	minimum: 0,
+	integer: false,
+};
+const MAX_TRIES_429: NumberOptionSpec = {
+	name: 'maxTries429',
+	label: 'Max Tries on 429',
+	fallback: 3,
+	minimum: 1,
+	maximum: 10,
+};
+
 /** Reads one option by path, so an option's expression (e.g. the idempotency key) is evaluated only when needed. */
 export function readOption(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
 	return context.getNodeParameter(`options.${name}`, itemIndex, '');
 }
 
-function wholeNumberOption(
-	context: IExecuteFunctions,
-	value: unknown,
-	fallback: number,
-	minimum: number,
-	label: string,
-	itemIndex: number,
-	integer = true,
-): number {
-	if (value === undefined || value === null || value === '') return fallback;
+function readNumberOption(context: IExecuteFunctions, spec: NumberOptionSpec, itemIndex: number): number {
+	const value = readOption(context, spec.name, itemIndex);
+	if (value === undefined || value === null || value === '') return spec.fallback;
 	const number = Number(value);
-	if (!Number.isFinite(number) || number < minimum) {
+	const inRange =
+		Number.isFinite(number) && number >= spec.minimum && (spec.maximum === undefined || number <= spec.maximum);
+	if (!inRange) {
+		const range = spec.maximum === undefined ? `at least ${spec.minimum}` : `from ${spec.minimum} to ${spec.maximum}`;
 		throw new NodeOperationError(
 			context.getNode(),
-			`Item ${itemIndex}: 'Options > ${label}' is ${String(value)}, but it must be a number of at least ${minimum}`,
+			`Item ${itemIndex}: 'Options > ${spec.label}' is ${String(value)}, but it must be a number ${range}`,
 			{
 				itemIndex,
-				description: `Set ${label} to a whole number of at least ${minimum}, or remove the option to use the default (${fallback}).`,
+				description: `Set ${spec.label} to a number ${range}, or remove the option to use the default (${spec.fallback}).`,
 			},
 		);
 	}
-	return integer ? Math.floor(number) : number;
+	return spec.integer === false ? number : Math.floor(number);
+}
+
+function readIdempotencyKey(context: IExecuteFunctions, itemIndex: number): string {
+	const key = readOption(context, 'idempotencyKey', itemIndex);
+	const text = typeof key === 'string' || typeof key === 'number' ? String(key).trim() : undefined;
+	if (key !== undefined && key !== null && (text === undefined || text.length > 255 || /[^\x20-\x7e]/.test(text))) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: 'Options > Idempotency Key' must be text of at most 255 printable ASCII characters`,
+			{
+				itemIndex,
+				description: 'It travels as an HTTP header, so build it from plain ids, e.g. the order number and the channel.',
+			},
+		);
+	}
+	return text ?? '';
 }
 
 export function readSendSettings(context: IExecuteFunctions, itemIndex: number): SendSettings {
-	const key = readOption(context, 'idempotencyKey', itemIndex);
-	if (key !== undefined && key !== null && typeof key !== 'string' && typeof key !== 'number') {
-		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: 'Options > Idempotency Key' must be text`, {
-			itemIndex,
-			description: 'Build the key from text or numbers, e.g. {{ $execution.id }}-{{ $itemIndex }}.',
-		});
-	}
-	const idempotencyKey = key === undefined || key === null ? '' : String(key).trim();
-	if (idempotencyKey.length > 255 || /[^\x20-\x7e]/.test(idempotencyKey)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Item ${itemIndex}: 'Options > Idempotency Key' must be at most 255 printable ASCII characters`,
-			{
-				itemIndex,
-				description:
-					'HTTP headers carry plain ASCII; build the key from ids, e.g. {{ $execution.id }}-{{ $itemIndex }}.',
-			},
-		);
-	}
+	const idempotencyKey = readIdempotencyKey(context, itemIndex);
 	return {
 		bodyEncoding: readOption(context, 'bodyEncoding', itemIndex) === 'json' ? 'json' : 'form',
-		timeoutMs: wholeNumberOption(context, readOption(context, 'timeout', itemIndex), 30000, 1, 'Timeout', itemIndex),
+		timeoutMs: readNumberOption(context, TIMEOUT, itemIndex),
 		...(idempotencyKey ? { idempotencyKey } : {}),
 	};
 }
@@ -68,23 +94,8 @@ export function readSendSettings(context: IExecuteFunctions, itemIndex: number):
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
 export function readBatchSettings(context: IExecuteFunctions): BatchSettings {
 	return {
-		maxConcurrency: wholeNumberOption(
-			context,
-			readOption(context, 'maxConcurrency', 0),
-			5,
-			1,
-			'Max Concurrent Requests',
-			0,
-		),
-		maxPerSecond: wholeNumberOption(
-			context,
-			readOption(context, 'maxPerSecond', 0),
-			0,
-			0,
-			'Max Messages per Second',
-			0,
-			false,
-		),
-		maxTries429: wholeNumberOption(context, readOption(context, 'maxTries429', 0), 3, 1, 'Max Tries on 429', 0),
+		maxConcurrency: readNumberOption(context, MAX_CONCURRENCY, 0),
+		maxPerSecond: readNumberOption(context, MAX_PER_SECOND, 0),
+		maxTries429: readNumberOption(context, MAX_TRIES_429, 0),
 	};
 }
