@@ -53,7 +53,7 @@ function readNumberOption(context: IExecuteFunctions, spec: NumberOptionSpec, it
 	const inRange =
 		Number.isFinite(number) && number >= spec.minimum && (spec.maximum === undefined || number <= spec.maximum);
 	if (!inRange) {
-		const range = spec.maximum === undefined ? `at least ${spec.minimum}` : `from ${spec.minimum} to ${spec.maximum}`;
+		const range = spec.maximum === undefined ? `of at least ${spec.minimum}` : `from ${spec.minimum} to ${spec.maximum}`;
 		throw new NodeOperationError(
 			context.getNode(),
 			`Item ${itemIndex}: 'Options > ${spec.label}' is ${String(value)}, but it must be a number ${range}`,
