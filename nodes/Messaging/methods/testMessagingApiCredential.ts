@@ -50,7 +50,7 @@ export async function testMessagingApiCredential(
 	}
 
 	const { statusCode } = response;
-	const provider = readProviderMessage(response.body).message;
+	const provider = readProviderMessage(response.body, apiKey).message;
 	const detail = provider ? ` (${withoutSecret(provider, apiKey)})` : '';
 	if (statusCode === 401 || statusCode === 403) {
 		return {
