@@ -1,7 +1,10 @@
 import { inspect } from 'node:util';
 
+import { CredentialTestContext } from 'n8n-core';
 import { LoggerProxy } from 'n8n-workflow';
-import type { INodeParameters } from 'n8n-workflow';
+import type { ICredentialsDecrypted, INodeParameters } from 'n8n-workflow';
+
+import { testMessagingApiCredential } from '../../nodes/Messaging/methods/testMessagingApiCredential';
 
 import { closedPortUrl, DEFAULT_SEED, startSandbox } from '../../sandbox';
 import type { FaultAction, Sandbox } from '../../sandbox';
@@ -277,6 +280,48 @@ describe('the API key never appears in anything a failed send produces', () => {
 	});
 });
 
+describe('the credential test never shows the key it tests', () => {
+	async function testCredential(baseUrl: string) {
+		const credential: ICredentialsDecrypted = {
+			id: '1',
+			name: 'Messaging API',
+			type: 'messagingApi',
+			data: { baseUrl, apiKey: API_KEY },
+		};
+		return await testMessagingApiCredential.call(new CredentialTestContext(), credential);
+	}
+
+	test.each([
+		[
+			'a 401 that echoes the key',
+			{ status: 401, bodyKind: 'text', body: echo('Unknown key') } as FaultAction,
+			/^API key rejected/,
+		],
+		[
+			'a 500 cut off in the middle of the key',
+			{ status: 500, bodyKind: 'text', body: `${'x'.repeat(470)} ${API_KEY}` } as FaultAction,
+			/^The Messaging API answered 500/,
+		],
+		[
+			'a 404 page that echoes the key',
+			{ status: 404, bodyKind: 'html', body: `<p>${echo('No route for')}</p>` } as FaultAction,
+			/^No Messaging API found/,
+		],
+	])('%s', async (_name, action, says) => {
+		sandbox.addFault({ action });
+
+		const result = await testCredential(sandbox.url);
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(says);
+		expect(sandbox.requests().slice(-1)[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+		const everything = [JSON.stringify(result), ...produced].join('\n');
+		tally.cases++;
+		if (containsSecret(everything, API_KEY)) tally.secretsLeaked++;
+		expect(secretSightings(everything, API_KEY)).toEqual([]);
+	});
+});
+
 describe('the Messaging Trigger runs nothing it cannot trust, and never echoes its signing secret', () => {
 	let harness: TriggerHarness;
 
@@ -358,6 +403,8 @@ describe('the Messaging Trigger runs nothing it cannot trust, and never echoes i
 		expect(harness.runs).toHaveLength(0);
 		expect(harness.staticData()).toEqual({});
 		const everything = [JSON.stringify(answer), inspect(harness.logs, { depth: 12 }), ...produced].join('\n');
+		tally.cases++;
+		if (containsSecret(everything, SIGNING_SECRET)) tally.secretsLeaked++;
 		expect(secretSightings(everything, SIGNING_SECRET)).toEqual([]);
 	});
 
@@ -370,11 +417,10 @@ describe('the Messaging Trigger runs nothing it cannot trust, and never echoes i
 		expect([first.status, replay.status]).toEqual([200, 200]);
 		expect(replay.body).toEqual({ received: 1, accepted: 0, duplicates: 1, filteredOut: 0 });
 		expect(harness.runs).toHaveLength(1);
-		expect(
-			containsSecret(
-				[JSON.stringify([first, replay]), inspect(harness.logs, { depth: 12 })].join('\n'),
-				SIGNING_SECRET,
-			),
-		).toBe(false);
+		const everything = [JSON.stringify([first, replay]), inspect(harness.logs, { depth: 12 }), ...produced].join('\n');
+		tally.cases++;
+		if (containsSecret(everything, SIGNING_SECRET)) tally.secretsLeaked++;
+		if (harness.runs.length > 1) tally.messagesDuplicated++;
+		expect(secretSightings(everything, SIGNING_SECRET)).toEqual([]);
 	});
 });
