@@ -64,69 +64,85 @@ async function readEndpoint(context: IExecuteFunctions): Promise<MessagingEndpoi
 	return { baseUrl, apiKey: credentials.apiKey };
 }
 
-/** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
-export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const continueOnFail = this.continueOnFail();
-	const prepare = resolveOperation(this);
-	const results: INodeExecutionData[] = new Array(items.length);
-	const pending: Array<PreparedSend | undefined> = new Array(items.length);
-	const pendingIndexes: number[] = [];
+type PreparedItems = Array<PreparedSend | undefined>;
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+function prepareAll(context: IExecuteFunctions, results: INodeExecutionData[], continueOnFail: boolean): PreparedItems {
+	const prepare = resolveOperation(context);
+	const prepared: PreparedItems = new Array(results.length);
+	for (let itemIndex = 0; itemIndex < results.length; itemIndex++) {
 		try {
-			pending[itemIndex] = { request: prepare.call(this, itemIndex), settings: readSendSettings(this, itemIndex) };
-			pendingIndexes.push(itemIndex);
+			prepared[itemIndex] = {
+				request: prepare.call(context, itemIndex),
+				settings: readSendSettings(context, itemIndex),
+			};
 		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
+			const nodeError = asNodeError(context, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
 			results[itemIndex] = errorItem(nodeError, itemIndex);
 		}
 	}
+	return prepared;
+}
 
-	if (pendingIndexes.length > 0) {
-		const endpoint = await readEndpoint(this);
-		const batch = readBatchSettings(this);
-		const clock = createSystemClock();
-		const limiter = new SendRateLimiter(batch.maxPerSecond, clock);
-		let stopError: { error: unknown } | undefined;
+/** Each result lands in its input slot, so order and pairing hold whatever finishes first. */
+async function sendAll(
+	context: IExecuteFunctions,
+	prepared: PreparedItems,
+	results: INodeExecutionData[],
+	continueOnFail: boolean,
+): Promise<void> {
+	const sendIndexes = prepared.flatMap((item, itemIndex) => (item ? [itemIndex] : []));
+	if (sendIndexes.length === 0) return;
+	const endpoint = await readEndpoint(context);
+	const batch = readBatchSettings(context);
+	const clock = createSystemClock();
+	const limiter = new SendRateLimiter(batch.maxPerSecond, clock);
+	let stopError: { error: unknown } | undefined;
 
-		await forEachWithConcurrency(
-			pendingIndexes.length,
-			batch.maxConcurrency,
-			async (position) => {
-				const itemIndex = pendingIndexes[position];
-				const { request, settings } = pending[itemIndex]!;
-				pending[itemIndex] = undefined;
-				const outcome = await sendWithRetries(
-					async () => {
-						await limiter.acquire();
-						return await sendMessagingRequest.call(this, endpoint, request, settings, itemIndex);
-					},
-					classifyMessagingFailure,
-					{ maxTries: batch.maxTries429, idempotent: Boolean(settings.idempotencyKey) },
-					clock,
-				);
-				if (outcome.ok) {
-					results[itemIndex] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(outcome.value), {
-						itemData: { item: itemIndex },
-					})[0];
-					return;
-				}
-				const error = withTriesMade(outcome.error, this.getNode(), itemIndex, {
-					timeoutMs: settings.timeoutMs,
-					triesMade: outcome.triesMade,
-					apiKey: endpoint.apiKey,
-					idempotent: Boolean(settings.idempotencyKey),
-				}) as Error;
-				if (continueOnFail) results[itemIndex] = errorItem(error, itemIndex);
-				else stopError ??= { error };
-			},
-			() => stopError === undefined,
-		);
+	await forEachWithConcurrency(
+		sendIndexes.length,
+		batch.maxConcurrency,
+		async (position) => {
+			const itemIndex = sendIndexes[position];
+			const { request, settings } = prepared[itemIndex]!;
+			prepared[itemIndex] = undefined;
+			const idempotent = Boolean(settings.idempotencyKey);
+			const outcome = await sendWithRetries(
+				async () => {
+					await limiter.acquire();
+					return await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex);
+				},
+				classifyMessagingFailure,
+				{ maxTries: batch.maxTries429, idempotent },
+				clock,
+			);
+			if (outcome.ok) {
+				const [item] = context.helpers.constructExecutionMetaData(context.helpers.returnJsonArray(outcome.value), {
+					itemData: { item: itemIndex },
+				});
+				results[itemIndex] = item;
+				return;
+			}
+			const error = withTriesMade(outcome.error, context.getNode(), itemIndex, {
+				timeoutMs: settings.timeoutMs,
+				triesMade: outcome.triesMade,
+				apiKey: endpoint.apiKey,
+				idempotent,
+			}) as Error;
+			if (continueOnFail) results[itemIndex] = errorItem(error, itemIndex);
+			else stopError ??= { error };
+		},
+		() => stopError === undefined,
+	);
 
-		if (stopError) throw stopError.error;
-	}
+	if (stopError) throw stopError.error;
+}
 
+/** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
+export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const results: INodeExecutionData[] = new Array(this.getInputData().length);
+	const continueOnFail = this.continueOnFail();
+	const prepared = prepareAll(this, results, continueOnFail);
+	await sendAll(this, prepared, results, continueOnFail);
 	return [results];
 }
