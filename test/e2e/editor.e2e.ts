@@ -1,4 +1,152 @@
-import type { E2eContext } from './context';
-import type { CheckRunner } from './harness';
+import path from 'node:path';
 
-export async function checkEditor(_context: E2eContext, _runner: CheckRunner): Promise<void> {}
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/lib/chromium';
+import { SANDBOX_API_KEY } from '../../scripts/lib/sandbox-server';
+import type { E2eContext } from './context';
+import { assert, assertEqual, type CheckRunner } from './harness';
+
+const UI_TIMEOUT_MS = 60_000;
+const SMS_FIELDS = ['To', 'DLT Entity ID', 'DLT Template ID', 'Template Variables'];
+const TEMPLATE_FIELDS = ['Template Name', 'Components'];
+const SESSION_FIELDS = ['Text'];
+const WHATSAPP_FIELDS = ['Message Type', ...TEMPLATE_FIELDS, ...SESSION_FIELDS];
+
+/** The node as a user meets it in the n8n editor, in Debian's Chromium; screenshots go to docs/screenshots. */
+export async function checkEditor(context: E2eContext, runner: CheckRunner): Promise<void> {
+	let browser: Browser | undefined;
+	try {
+		const executablePath = await ensureChromium((line) => console.log(`  › ${line}`));
+		browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+		const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+		page.setDefaultTimeout(UI_TIMEOUT_MS);
+		await runEditorChecks(context, runner, page);
+	} catch (error) {
+		await runner.check('Chromium drives the n8n editor', () => {
+			throw error;
+		});
+	} finally {
+		await browser?.close();
+	}
+}
+
+async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: Page): Promise<void> {
+	const screenshot = (name: string) => page.screenshot({ path: path.join(context.screenshotsDir, name) });
+	const labels = () => visibleParameterLabels(page);
+
+	const signedIn = await runner.check('the owner signs in to the editor', async () => {
+		await page.goto(`${context.n8nBaseUrl}/signin`);
+		await page.fill('#emailOrLdapLoginId', context.owner.email);
+		await page.fill('#password', context.owner.password);
+		await page.click('[data-test-id=form-submit-button]');
+		await page.waitForURL((url) => !url.pathname.includes('signin'));
+	});
+	if (!signedIn) return;
+
+	await runner.check('searching "Messaging" in the nodes panel finds the node, with its icon', async () => {
+		await page.goto(`${context.n8nBaseUrl}/workflow/new`);
+		await page.locator('[data-test-id=node-creator-plus-button]').click();
+		await page.locator('[data-test-id=node-creator-search-bar]').fill('Manual');
+		await page.locator('[data-test-id=node-creator-item-name]', { hasText: 'Manual Trigger' }).first().click();
+		await page.locator('[data-test-id=canvas-handle-plus]').first().click();
+		await page.locator('[data-test-id=node-creator-search-bar]').fill('Messaging');
+		const item = page.locator('[data-test-id=item-iterator-item][data-keyboard-nav-id^="n8n-nodes-messaging.messaging"]');
+		await item.first().waitFor();
+		assertEqual((await item.first().locator('[data-test-id=node-creator-item-name]').innerText()).trim(), 'Messaging', 'name in the nodes panel');
+		const icon = item.first().locator('img').first();
+		const src = await icon.getAttribute('src');
+		assert(src && src.includes('n8n-nodes-messaging') && src.endsWith('.svg'), `icon src ${src}`);
+		// SVGs sized by viewBox report naturalWidth 0, so "rendered" means: loaded, laid out, served as SVG.
+		await waitUntil(`the icon ${src} to load`, async () => icon.evaluate((img) => (img as unknown as { complete: boolean }).complete));
+		const box = await icon.boundingBox();
+		assert(box && box.width > 0 && box.height > 0, `the icon has no size on screen (${JSON.stringify(box)})`);
+		const served = await page.request.get(new URL(src, context.n8nBaseUrl).toString());
+		assert(served.ok() && (await served.text()).includes('<svg'), `the icon is not served as SVG (HTTP ${served.status()})`);
+		await screenshot('node-search.png');
+	});
+
+	await runner.check('SMS → Send shows To, DLT Entity ID, DLT Template ID, Template Variables, no WhatsApp field', async () => {
+		await page.locator('[data-test-id=item-iterator-item][data-keyboard-nav-id^="n8n-nodes-messaging.messaging"]').first().click();
+		await page.locator('[data-test-id=node-creator-item-name]', { hasText: 'Send an SMS' }).click();
+		await page.locator('[data-test-id=ndv]').waitFor();
+		await page.locator('[data-test-id=parameter-input-entityId]').waitFor();
+		const shown = await labels();
+		for (const field of SMS_FIELDS) assert(shown.includes(field), `"${field}" is not shown for SMS (shown: ${shown.join(', ')})`);
+		for (const field of WHATSAPP_FIELDS) assert(!shown.includes(field), `"${field}" is shown for SMS`);
+		await screenshot('sms-send.png');
+	});
+
+	await runner.check('WhatsApp → Template shows Template Name and Components, not Text', async () => {
+		await chooseOption(page, 'resource', 'WhatsApp');
+		await page.locator('[data-test-id=parameter-input-templateName]').waitFor();
+		assertEqual(await selectedOption(page, 'messageType'), 'Template', 'default message type');
+		const shown = await labels();
+		for (const field of TEMPLATE_FIELDS) assert(shown.includes(field), `"${field}" is not shown for a template (shown: ${shown.join(', ')})`);
+		for (const field of [...SESSION_FIELDS, 'DLT Entity ID', 'DLT Template ID']) assert(!shown.includes(field), `"${field}" is shown for a template`);
+		await screenshot('whatsapp-template.png');
+	});
+
+	await runner.check('WhatsApp → Session shows Text and hides the template fields', async () => {
+		await chooseOption(page, 'messageType', 'Session');
+		await page.locator('[data-test-id=parameter-input-text]').waitFor();
+		const shown = await labels();
+		assert(shown.includes('Text'), `"Text" is not shown for a session message (shown: ${shown.join(', ')})`);
+		for (const field of TEMPLATE_FIELDS) assert(!shown.includes(field), `"${field}" is shown for a session message`);
+		await screenshot('whatsapp-session.png');
+	});
+
+	const dialog = page.locator('[data-test-id=credential-edit-dialog]');
+	await runner.check('the credential dialog shows API Key as a password field and Base URL; its test passes against the sandbox', async () => {
+		await page.locator('[data-test-id=credential-edit-button]').click();
+		await dialog.waitFor();
+		assertEqual(await page.locator('[data-test-id=parameter-input-apiKey] input').getAttribute('type'), 'password', 'API Key input type');
+		assertEqual(await page.locator('[data-test-id=parameter-input-baseUrl] input').inputValue(), context.sandboxBaseUrl, 'Base URL');
+		await page.locator('[data-test-id=credential-save-button]').click();
+		await dialog.getByText('Connection tested successfully').waitFor();
+		await screenshot('credential-test-passes.png');
+	});
+
+	await runner.check('with a wrong API key the credential test fails with a clear message', async () => {
+		await page.locator('[data-test-id=parameter-input-apiKey] input').fill('sk_wrong_key_for_e2e');
+		await page.locator('[data-test-id=credential-save-button]').click();
+		await dialog.getByText('Couldn’t connect with these settings').waitFor();
+		await dialog.getByText('More details').click();
+		const message = await dialog.getByText('API key rejected').innerText();
+		assert(message.includes('401') && message.includes('Check the API Key'), `unclear message: "${message}"`);
+		assert(!message.includes('sk_wrong_key_for_e2e'), 'the message repeats the key');
+		await screenshot('credential-test-wrong-key.png');
+		await page.locator('[data-test-id=parameter-input-apiKey] input').fill(SANDBOX_API_KEY);
+		await page.locator('[data-test-id=credential-save-button]').click();
+		await dialog.getByText('Connection tested successfully').waitFor();
+	});
+}
+
+/** The labels of the parameters the NDV shows, as the user reads them. */
+async function visibleParameterLabels(page: Page): Promise<string[]> {
+	await page.waitForTimeout(300);
+	const texts = await page.locator('[data-test-id=ndv] [data-test-id=parameter-item]:visible').allInnerTexts();
+	return texts.map((text) => text.split('\n')[0].trim());
+}
+
+async function chooseOption(page: Page, parameter: string, option: string): Promise<void> {
+	await page.locator(`[data-test-id=parameter-input-${parameter}]`).click();
+	await page
+		.locator('.list-option:visible')
+		.filter({ has: page.locator('.option-headline', { hasText: new RegExp(`^${option}$`) }) })
+		.click();
+	const input = page.locator(`[data-test-id=parameter-input-${parameter}] input`);
+	await waitUntil(`${parameter} to change to ${option}`, async () => (await input.inputValue()) === option);
+}
+
+async function selectedOption(page: Page, parameter: string): Promise<string> {
+	return page.locator(`[data-test-id=parameter-input-${parameter}] input`).inputValue();
+}
+
+async function waitUntil(what: string, condition: () => Promise<boolean>): Promise<void> {
+	const deadline = Date.now() + UI_TIMEOUT_MS;
+	while (!(await condition())) {
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
