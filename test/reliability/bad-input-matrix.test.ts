@@ -393,7 +393,7 @@ const cases: BadInputCase[] = [
 		badIndex: 2,
 		parameters: withTimeoutFromItem,
 		bad: { timeout: 'soon' },
-		message: "'Options > Timeout' is soon, but it must be a number of at least 1",
+		message: "'Options > Timeout' is soon, but it must be a number from 1 to 600000",
 		fix: 'remove the option to use the default (30000)',
 	},
 	{
@@ -402,8 +402,8 @@ const cases: BadInputCase[] = [
 		badIndex: 1,
 		parameters: withKeyFromItem,
 		bad: { key: { order: 77 } },
-		message: "'Options > Idempotency Key' must be text",
-		fix: '{{ $execution.id }}-{{ $itemIndex }}',
+		message: "'Options > Idempotency Key' must be text of at most 255 printable ASCII characters",
+		fix: 'It travels as an HTTP header',
 	},
 	{
 		name: 'SMS Idempotency Key not ASCII',
@@ -411,8 +411,8 @@ const cases: BadInputCase[] = [
 		badIndex: 0,
 		parameters: withKeyFromItem,
 		bad: { key: 'commande-77-é' },
-		message: "'Options > Idempotency Key' must be at most 255 printable ASCII characters",
-		fix: 'plain ASCII',
+		message: "'Options > Idempotency Key' must be text of at most 255 printable ASCII characters",
+		fix: 'build it from plain ids',
 	},
 	{
 		name: 'SMS Idempotency Key oversized',
@@ -420,8 +420,8 @@ const cases: BadInputCase[] = [
 		badIndex: 2,
 		parameters: withKeyFromItem,
 		bad: { key: 'k'.repeat(256) },
-		message: "'Options > Idempotency Key' must be at most 255 printable ASCII characters",
-		fix: 'plain ASCII',
+		message: "'Options > Idempotency Key' must be text of at most 255 printable ASCII characters",
+		fix: 'build it from plain ids',
 	},
 	// WhatsApp template
 	{
