@@ -5,7 +5,13 @@ import type { FaultAction, FaultBodyKind } from '../../sandbox';
 import { runWorkflow } from '../helpers/runWorkflow';
 import type { WorkflowRunResult } from '../helpers/runWorkflow';
 import { useSandbox } from '../helpers/sandboxForTests';
-import { messagingWorkflow, smsFromItem, smsItem } from './support/messagingWorkflow';
+import {
+	messagingWorkflow,
+	smsFromItem,
+	smsItem,
+	whatsappTemplateFromItem,
+	whatsappTemplateItem,
+} from './support/messagingWorkflow';
 import { containsSecret, createTally, reportTallyAfterAll } from './support/reliabilityTally';
 
 /**
@@ -29,8 +35,8 @@ interface FaultCase {
 	message: string;
 	/** The provider's own words as kept in the error details; absent when it gave none. */
 	providerMessage?: string;
-	/** The provider's words are the very body the sandbox answered with, which differs per run. */
-	providerMessageIsAnswerBody?: boolean;
+	/** The provider's words are the very body the sandbox answered with (it differs per run and channel), in this shape. */
+	answerBody?: RegExp;
 	/** Parts of the description: what to do. */
 	whatToDo: string[];
 	/** What to do instead when the item carried an Idempotency Key and was retried with it. */
@@ -165,7 +171,7 @@ const faultCases: FaultCase[] = [
 		failureClass: 'invalid_acknowledgement',
 		acceptedUnderFault: true,
 		message: `The Messaging API answered 200 ${INVALID_ACK}`,
-		providerMessageIsAnswerBody: true,
+		answerBody: /^\{"message_id":"msg_[0-9A-Z]+$/,
 		whatToDo: CHECK_BEFORE_RESENDING,
 		httpCode: '200',
 	},
@@ -174,8 +180,8 @@ const faultCases: FaultCase[] = [
 		action: { status: 200, bodyKind: 'ack-without-id' },
 		failureClass: 'invalid_acknowledgement',
 		acceptedUnderFault: true,
-		message: `The Messaging API answered 200 ${INVALID_ACK}: {"status":"queued","channel":"sms"}`,
-		providerMessage: '{"status":"queued","channel":"sms"}',
+		message: `The Messaging API answered 200 ${INVALID_ACK}`,
+		answerBody: /^\{"status":"(queued","channel":"sms|sent","channel":"whatsapp)"\}$/,
 		whatToDo: CHECK_BEFORE_RESENDING,
 		httpCode: '200',
 	},
@@ -282,12 +288,20 @@ function expectedAccepted(fault: FaultCase, mode: Mode): number {
 	return fault.acceptedUnderFault ? 1 : 0;
 }
 
+/** Both channels share one transport; alternating them per case checks that neither is treated differently. */
+function channelFor(caseNumber: number) {
+	return caseNumber % 2 === 0
+		? { parameters: smsFromItem, item: smsItem, path: '/v1/sms/send' }
+		: { parameters: whatsappTemplateFromItem, item: whatsappTemplateItem, path: '/v1/whatsapp/send' };
+}
+
 async function runCase(
 	fault: FaultCase,
 	caseNumber: number,
 	mode: Mode,
 ): Promise<{ result: WorkflowRunResult; phones: string[]; faulted: number[] }> {
 	const modeNumber = modesFor(fault).indexOf(mode);
+	const channel = channelFor(caseNumber);
 	const phones = [0, 1, 2].map((itemIndex) => phoneFor(caseNumber, modeNumber, itemIndex));
 	const beforeBody = isBeforeBodyReset(fault);
 	const faulted = fault.action === null ? [0, 1, 2] : [beforeBody ? 0 : 1];
@@ -296,22 +310,26 @@ async function runCase(
 	const times = mode === 'key, fault once' ? 1 : beforeBody ? triesOfFaultedItem : undefined;
 	if (fault.action !== null) {
 		sandbox().addFault({
-			match: { ...(beforeBody ? { path: '/v1/sms/send' } : { to: faultedPhone }), ...(times ? { times } : {}) },
+			match: { ...(beforeBody ? { path: channel.path } : { to: faultedPhone }), ...(times ? { times } : {}) },
 			action: fault.action,
 		});
 	}
 
 	const options: INodeParameters = {
-		...(smsFromItem.options as INodeParameters),
+		...(channel.parameters.options as INodeParameters),
 		maxTries429: MAX_TRIES,
+		// The stop runs send JSON bodies, the others form bodies: a fault must read the same either way.
+		...(mode === 'stop' ? { bodyEncoding: 'json' } : {}),
 		...(beforeBody ? { maxConcurrency: 1 } : {}),
 		...(fault.timeoutMs ? { timeout: fault.timeoutMs } : {}),
 		...(withKey(mode) ? { idempotencyKey: '=reliability-{{ $json.to }}' } : {}),
 	};
 	const result = await runWorkflow({
-		workflow: messagingWorkflow({ ...smsFromItem, options }),
+		workflow: messagingWorkflow({ ...channel.parameters, options }),
 		credentials: { baseUrl: fault.action === null ? await closedPortUrl() : sandbox().url, apiKey: sandbox().apiKey },
-		items: phones.map((phone, itemIndex) => ({ json: smsItem(phone, `${caseNumber}-${modeNumber}-${itemIndex}`) })),
+		items: phones.map((phone, itemIndex) => ({
+			json: channel.item(phone, `${caseNumber}-${modeNumber}-${itemIndex}`),
+		})),
 		continueOnFail: mode !== 'stop',
 	});
 	return { result, phones, faulted };
@@ -350,12 +368,13 @@ function expectExplained(description: unknown, fault: FaultCase, mode: Mode): vo
 
 /** The message and provider words the faulted item must end with; a cut-off body is only known once answered. */
 function expectedWords(fault: FaultCase, faultedPhone: string): { message: string; providerMessage?: string } {
-	if (!fault.providerMessageIsAnswerBody) return { message: fault.message, providerMessage: fault.providerMessage };
+	if (!fault.answerBody) return { message: fault.message, providerMessage: fault.providerMessage };
 	const answered = sandbox()
 		.requests()
 		.find((request) => request.fields.to === faultedPhone);
-	const providerMessage = String(answered?.response.body);
-	expect(providerMessage).toMatch(/^\{"message_id":"msg_/);
+	const body = answered?.response.body;
+	const providerMessage = typeof body === 'string' ? body : JSON.stringify(body);
+	expect(providerMessage).toMatch(fault.answerBody);
 	return { message: `${fault.message}: ${providerMessage}`, providerMessage };
 }
 
