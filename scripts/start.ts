@@ -9,7 +9,7 @@ import { activateTriggerExamples, importExamples } from './lib/example-import';
 import { loadExamples } from './lib/examples';
 import { assertPortFree, findFreePort, LOOPBACK, PortTakenError, readPortFromEnv } from './lib/ports';
 import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from './lib/sandbox-server';
-import { loadOrCreateOwnerAccount } from './lib/start-login';
+import { loadOrCreateOwnerAccount } from './lib/owner-account';
 import { ensureN8nInstalled } from './n8n/install';
 import { buildAndPack, installPackageIntoUserFolder } from './n8n/package';
 import { CACHE_DIR } from './n8n/paths';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
 	await assertPortFree(sandboxPort, 'the sandbox', 'SANDBOX_PORT');
 
 	await ensureN8nInstalled(step);
-	const packed = await buildAndPack(path.join(CACHE_DIR, 'start-pack'), { reuseIfUnchanged: true });
+	const packed = await buildAndPack(path.join(CACHE_DIR, 'pack'), { reuseIfUnchanged: true });
 	step(packed.reused ? 'Package unchanged since the last start: reusing its build' : `Built and packed ${path.basename(packed.tarball)}`);
 	if ((await installPackageIntoUserFolder(USER_FOLDER, packed)) === 'installed') {
 		step('Installed the package into .cache/start/.n8n/nodes');

@@ -12,18 +12,11 @@ import { checkExamples } from '../../test/e2e/examples.e2e';
 import { CheckRunner } from '../../test/e2e/harness';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import type { E2eContext } from '../../test/e2e/context';
-import { messagingApiCredential, signingSecretCredential } from '../lib/credentials';
-import { activateTriggerExamples, importExamples } from '../lib/example-import';
 import { loadExamples } from '../lib/examples';
-import { findFreePort } from '../lib/ports';
+import { startLocalStack, type LocalStack } from '../lib/local-stack';
 import { SandboxAdmin } from '../lib/sandbox-admin';
-import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from '../lib/sandbox-server';
-import { importCredentials } from '../n8n/cli';
 import { ensureN8nInstalled } from '../n8n/install';
-import { buildAndPack, installPackageIntoUserFolder } from '../n8n/package';
 import { REPO_ROOT } from '../n8n/paths';
-import { N8nRestClient } from '../n8n/rest-client';
-import { startN8nServer, type N8nServer } from '../n8n/server';
 
 const SCREENSHOTS_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
 
@@ -41,33 +34,22 @@ async function main(): Promise<number> {
 	const userFolder = path.join(runDir, 'n8n');
 	console.log(`› Run folder ${runDir}`);
 
-	let phase = Date.now();
-	const packed = await buildAndPack(path.join(runDir, 'pack'), { reuseIfUnchanged: false });
-	await installPackageIntoUserFolder(userFolder, packed);
-	console.log(`› Built, packed ${path.basename(packed.tarball)} and installed it with npm in .n8n/nodes (${elapsed(phase)})`);
-
-	let sandbox: SandboxServer | undefined;
-	let n8n: N8nServer | undefined;
+	let stack: LocalStack | undefined;
 	const runner = new CheckRunner();
 	try {
-		phase = Date.now();
-		sandbox = await startSandboxServer(await findFreePort(), path.join(runDir, 'sandbox.log'));
-		const admin = new SandboxAdmin(sandbox.baseUrl);
-		const n8nPort = await findFreePort();
-		const origin = `http://127.0.0.1:${n8nPort}`;
-		const cli = { userFolder, port: n8nPort };
 		const examples = loadExamples();
-		await importCredentials(cli, [messagingApiCredential(sandbox.baseUrl, SANDBOX_API_KEY), signingSecretCredential(SANDBOX_SIGNING_SECRET)]);
-		await importExamples(cli, examples, { origin, keepUnchanged: false });
-		console.log(`› Sandbox up, credentials and ${examples.length} examples imported with the n8n CLI (${elapsed(phase)})`);
-
-		phase = Date.now();
-		n8n = await startN8nServer({ userFolder, port: n8nPort, brokerPort: await findFreePort() });
-		const rest = new N8nRestClient(n8n.baseUrl);
 		const owner = { email: 'e2e@example.com', password: 'E2e-check-2026', firstName: 'E2E', lastName: 'Owner' };
-		await rest.setupOwnerOrLogin(owner);
-		const activated = await activateTriggerExamples(rest, examples);
-		console.log(`› n8n ${n8n.baseUrl} up, owner set up, activated: ${activated.join(', ') || 'none'} (${elapsed(phase)})\n`);
+		stack = await startLocalStack({
+			userFolder,
+			packDir: path.join(runDir, 'pack'),
+			reusePack: false,
+			examples,
+			owner,
+			log: (line) => console.log(`› ${line}`),
+		});
+		const { n8n, sandbox, rest, cli } = stack;
+		if (!sandbox) throw new Error('the e2e runs against the sandbox');
+		console.log('');
 
 		const context: E2eContext = {
 			n8nBaseUrl: n8n.baseUrl,
@@ -75,7 +57,7 @@ async function main(): Promise<number> {
 			rest,
 			owner,
 			sandboxBaseUrl: sandbox.baseUrl,
-			sandbox: admin,
+			sandbox: new SandboxAdmin(sandbox.baseUrl),
 			examples,
 			installedPackageDir: path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-messaging'),
 			screenshotsDir: SCREENSHOTS_DIR,
@@ -84,7 +66,7 @@ async function main(): Promise<number> {
 		console.log('Installed package');
 		await checkInstalledPackage(context, runner);
 		console.log('Examples through n8n execute');
-		phase = Date.now();
+		let phase = Date.now();
 		const acknowledgements = await checkExamples(context, runner);
 		console.log(`  (${elapsed(phase)})\nDelivery events`);
 		phase = Date.now();
@@ -98,8 +80,7 @@ async function main(): Promise<number> {
 			throw error;
 		});
 	} finally {
-		await n8n?.stop();
-		await sandbox?.stop();
+		await stack?.stop();
 	}
 
 	if (runner.hasFailures) {

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 
 export interface CommandResult {
 	code: number;
+	/** Set when the process was ended by a signal (code is then 128). */
+	signal: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
@@ -45,7 +47,7 @@ export function runCommand(command: string, args: string[], options: CommandOpti
 		child.on('close', (code, signal) => {
 			if (timer) clearTimeout(timer);
 			log?.end();
-			resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+			resolve({ code: code ?? (signal ? 128 : 1), signal, stdout, stderr });
 		});
 	});
 }
@@ -60,7 +62,7 @@ export async function runCommandOrThrow(
 	if (result.code !== 0) {
 		const tail = (result.stderr || result.stdout).trim().split('\n').slice(-15).join('\n');
 		const where = options.logFile ? ` (full log: ${options.logFile})` : '';
-		throw new Error(`\`${command} ${args.join(' ')}\` exited with ${result.code}${where}:\n${tail}`);
+		throw new Error(`\`${command} ${args.join(' ')}\` exited with ${result.signal ?? result.code}${where}:\n${tail}`);
 	}
 	return result;
 }

@@ -34,6 +34,11 @@ export class SandboxAdmin {
 		await this.call('PUT', '/__admin/webhook', { url });
 	}
 
+	/** Same shapes as startSandbox's options, e.g. `{ lifecycle: { stepDelayMs: 400 } }`. */
+	async configure(config: Record<string, unknown>): Promise<void> {
+		await this.call('PUT', '/__admin/config', config);
+	}
+
 	private unwrapList<T>(body: unknown, key: string): T[] {
 		if (Array.isArray(body)) return body as T[];
 		const list = (body as Record<string, unknown> | null)?.[key];

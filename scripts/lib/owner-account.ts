@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { OwnerAccount } from '../n8n/rest-client';
 
 /**
- * The owner of the `npm start` instance: made up on the first start and kept beside its database, so
- * the printed login stays valid across restarts and no password is committed anywhere.
+ * The owner of a reused n8n user folder (`npm start`, the demo): made up on first use and kept beside
+ * its database, so the login stays valid across restarts and no password is committed anywhere.
  */
 export function loadOrCreateOwnerAccount(userFolder: string): OwnerAccount {
 	const file = path.join(userFolder, 'owner-login.json');

@@ -1,0 +1,156 @@
+/**
+ * `npm run demo`: every example workflow run through n8n (headless, `n8n execute`) against the sandbox,
+ * then what was sent, the acknowledgements and the delivery events that followed. With
+ * MESSAGING_BASE_URL and MESSAGING_API_KEY set, the same examples run against that provider instead.
+ */
+import path from 'node:path';
+
+import { renderTable, truncate } from './lib/demo-tables';
+import { loadExamples, type Example } from './lib/examples';
+import { startLocalStack, type LocalStack } from './lib/local-stack';
+import { loadOrCreateOwnerAccount } from './lib/owner-account';
+import { SandboxAdmin, type RecordedRequest } from './lib/sandbox-admin';
+import { executeWorkflow, outputItemsOf } from './n8n/cli';
+import { ensureN8nInstalled } from './n8n/install';
+import { CACHE_DIR } from './n8n/paths';
+
+interface Sent {
+	example: Example;
+	nodeName: string;
+	ack?: { message_id: string; status: string; channel: string };
+	error?: string;
+}
+
+/** Lifecycle steps a little apart, so the events are seen to follow the acknowledgements. */
+const DEMO_LIFECYCLE_STEP_MS = 400;
+const EVENTS_WAIT_MS = 20_000;
+
+function providerFromEnvironment(): { baseUrl: string; apiKey: string } | undefined {
+	const baseUrl = process.env.MESSAGING_BASE_URL;
+	const apiKey = process.env.MESSAGING_API_KEY;
+	if (!baseUrl && !apiKey) return undefined;
+	if (!baseUrl || !apiKey) throw new Error('Set both MESSAGING_BASE_URL and MESSAGING_API_KEY to run against a provider, or neither for the sandbox.');
+	return { baseUrl, apiKey };
+}
+
+function isRunnable(example: Example): boolean {
+	return example.messagingNodes.length > 0 && example.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
+}
+
+async function main(): Promise<number> {
+	const provider = providerFromEnvironment();
+	const examples = loadExamples();
+	const runnable = examples.filter(isRunnable);
+	if (provider) {
+		console.log(`REAL PROVIDER: the examples will send ${runnable.length} real message(s) through ${provider.baseUrl} (MESSAGING_BASE_URL),`);
+		console.log('with the recipients, template ids and names written in examples/. Press Ctrl-C now to stop.\n');
+	} else {
+		console.log('Running the examples against the local sandbox (set MESSAGING_BASE_URL and MESSAGING_API_KEY for a real provider).\n');
+	}
+	await ensureN8nInstalled((line) => console.log(`› ${line}`));
+	const userFolder = path.join(CACHE_DIR, provider ? 'demo-provider' : 'demo');
+	let stack: LocalStack | undefined;
+	try {
+		stack = await startLocalStack({
+			userFolder,
+			packDir: path.join(CACHE_DIR, 'pack'),
+			reusePack: true,
+			examples,
+			owner: loadOrCreateOwnerAccount(userFolder),
+			provider,
+			log: (line) => console.log(`› ${line}`),
+		});
+		const admin = stack.sandbox ? new SandboxAdmin(stack.sandbox.baseUrl) : undefined;
+		await admin?.configure({ lifecycle: { stepDelayMs: DEMO_LIFECYCLE_STEP_MS } });
+
+		const sent: Sent[] = [];
+		for (const example of runnable) {
+			console.log(`› Running "${example.workflow.name}"`);
+			try {
+				const run = await executeWorkflow(stack.cli, example.workflow.id);
+				for (const node of example.messagingNodes) {
+					for (const ack of outputItemsOf(run, node.name)) sent.push({ example, nodeName: node.name, ack: ack as Sent['ack'] });
+				}
+			} catch (error) {
+				sent.push({ example, nodeName: example.messagingNodes[0].name, error: (error as Error).message.split('\n').slice(0, 3).join(' ') });
+			}
+		}
+
+		console.log(`\nWhat was sent${admin ? ' (as the sandbox received it)' : ''} and the acknowledgements\n`);
+		console.log(admin ? sentTable(sent, await admin.requests()) : acknowledgementTable(sent));
+		if (admin) console.log(`\n${await eventsTable(admin, sent)}`);
+		const failed = sent.filter((entry) => entry.error);
+		for (const entry of failed) console.log(`\n✗ ${entry.example.workflow.name}: ${entry.error}`);
+		console.log(`\n${sent.length - failed.length} of ${sent.length} sends acknowledged.`);
+		return failed.length === 0 && sent.length > 0 ? 0 : 1;
+	} finally {
+		await stack?.stop();
+	}
+}
+
+function sentTable(sent: Sent[], requests: RecordedRequest[]): string {
+	const rows = sent.map(({ example, ack, error }) => {
+		const request = requests.find((candidate) => (candidate.response as { body?: { message_id?: string } })?.body?.message_id === ack?.message_id);
+		const fields = (request?.fields ?? {}) as Record<string, string>;
+		return [
+			shortName(example),
+			request ? request.path : '-',
+			fields.to ?? '-',
+			truncate(request ? describeContent(fields) : (error ?? ''), 70),
+			ack ? `${ack.message_id}  ${ack.status}  ${ack.channel}` : 'FAILED',
+		];
+	});
+	return renderTable(['example', 'endpoint', 'to', 'content', 'acknowledgement'], rows);
+}
+
+function acknowledgementTable(sent: Sent[]): string {
+	const rows = sent.map(({ example, nodeName, ack, error }) => [
+		shortName(example),
+		nodeName,
+		ack ? `${ack.message_id}  ${ack.status}  ${ack.channel}` : `FAILED: ${truncate(error ?? '', 60)}`,
+	]);
+	return renderTable(['example', 'node', 'acknowledgement'], rows);
+}
+
+function describeContent(fields: Record<string, string>): string {
+	if (fields.template_id) return `DLT ${fields.template_id} ${fields.content}${fields.callback_url ? ' + callback_url' : ''}`;
+	if (fields.type === 'template') return `template ${fields.template_name} ${fields.components ?? ''}`;
+	return `session "${fields.text}"`;
+}
+
+function shortName(example: Example): string {
+	return example.file.replace(/\.json$/, '');
+}
+
+/** Waits for the SMS sends to reach a final status at their callback URL, then lists every delivery attempt. */
+async function eventsTable(admin: SandboxAdmin, sent: Sent[]): Promise<string> {
+	const smsIds = new Set(sent.filter((entry) => entry.ack?.channel === 'sms').map((entry) => entry.ack!.message_id));
+	const deadline = Date.now() + EVENTS_WAIT_MS;
+	let deliveries = await admin.webhookDeliveries();
+	const finished = () =>
+		[...smsIds].every((id) => deliveries.some((attempt) => attempt.messageId === id && ['delivered', 'failed', 'undelivered'].includes(String(attempt.messageStatus))));
+	while (!finished() && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		deliveries = await admin.webhookDeliveries();
+	}
+	const requests = await admin.requests();
+	const ackedAt = (messageId: unknown) =>
+		Number(requests.find((request) => (request.response as { body?: { message_id?: string } })?.body?.message_id === messageId)?.receivedAt ?? 0);
+	const rows = deliveries.map((attempt) => [
+		`+${((Number(attempt.at) - ackedAt(attempt.messageId)) / 1000).toFixed(1)} s`,
+		String(attempt.messageId),
+		String(attempt.messageStatus),
+		new URL(String(attempt.url)).pathname,
+		attempt.status ? `HTTP ${attempt.status}` : String(attempt.error ?? 'no answer'),
+	]);
+	const heading = 'Delivery events the sandbox POSTed (signed) to the callback URL: the active Messaging Trigger in n8n';
+	return rows.length ? `${heading}\n\n${renderTable(['after ack', 'message', 'status', 'to n8n', 'n8n answered'], rows)}` : `${heading}: none arrived in ${EVENTS_WAIT_MS / 1000} s.`;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(error.message);
+		process.exit(1);
+	},
+);
