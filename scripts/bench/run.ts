@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { startBenchSandbox } from './benchSandbox';
+import type { BenchSandbox } from './benchSandbox';
 import { renderReport } from './report';
 import type { ScenarioReport } from './report';
 import { measureOverhead } from './scenarios/overhead';
@@ -13,6 +14,12 @@ import { measureRateLimit } from './scenarios/rateLimit';
 import { measureScale } from './scenarios/scale';
 
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'results.md');
+const SCENARIOS: Record<string, (sandbox: BenchSandbox, repetitions: number) => Promise<ScenarioReport>> = {
+	overhead: measureOverhead,
+	'rate-limit': measureRateLimit,
+	overload: measureOverload,
+	scale: measureScale,
+};
 const WHOLE_RUN_LIMIT_MS = 15 * 60_000;
 
 function loadAverage(): string {
@@ -22,7 +29,16 @@ function loadAverage(): string {
 		.join(' / ');
 }
 
+/** BENCH_SCENARIOS=overload,scale runs a subset while investigating; only a full run writes bench/results.md. */
+function selectedScenarios(): string[] {
+	const requested = (process.env.BENCH_SCENARIOS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+	const unknown = requested.filter((name) => !(name in SCENARIOS));
+	if (unknown.length > 0) throw new Error(`Unknown BENCH_SCENARIOS ${unknown.join(', ')}; choose from ${Object.keys(SCENARIOS).join(', ')}`);
+	return requested.length > 0 ? Object.keys(SCENARIOS).filter((name) => requested.includes(name)) : Object.keys(SCENARIOS);
+}
+
 async function main(): Promise<void> {
+	const selected = selectedScenarios();
 	const repetitions = Number(process.env.BENCH_REPETITIONS ?? 3);
 	if (!Number.isInteger(repetitions) || repetitions < 1 || repetitions > 9) throw new Error('BENCH_REPETITIONS must be a whole number from 1 to 9');
 	const startedAt = new Date();
@@ -32,9 +48,9 @@ async function main(): Promise<void> {
 	const sandbox = await startBenchSandbox();
 	const scenarios: ScenarioReport[] = [];
 	try {
-		for (const measure of [measureOverhead, measureRateLimit, measureOverload, measureScale]) {
+		for (const name of selected) {
 			const scenarioStartedAt = Date.now();
-			const report = await measure(sandbox, repetitions);
+			const report = await SCENARIOS[name](sandbox, repetitions);
 			scenarios.push(report);
 			process.stderr.write(`  ${report.title} done in ${((Date.now() - scenarioStartedAt) / 1000).toFixed(0)} s\n`);
 		}
@@ -55,9 +71,14 @@ async function main(): Promise<void> {
 		},
 		scenarios,
 	);
-	mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-	writeFileSync(RESULTS_FILE, report);
-	process.stdout.write(`${report}\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+	process.stdout.write(report);
+	if (selected.length === Object.keys(SCENARIOS).length) {
+		mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+		writeFileSync(RESULTS_FILE, report);
+		process.stdout.write(`\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+	} else {
+		process.stdout.write(`\nA partial run (${selected.join(', ')}): ${path.relative(process.cwd(), RESULTS_FILE)} left as it was\n`);
+	}
 }
 
 // A target that fails is a result, not an error: only a broken benchmark exits non-zero.

@@ -9,7 +9,8 @@ import { PROVIDER_LATENCY, PROVIDER_RATE_LIMIT } from './rateLimit';
 const SENDS = 1000;
 const CONCURRENCY = 10;
 /** The node's default, so the scenario tests what a user gets without tuning; BENCH_OVERLOAD_MAX_TRIES overrides it. */
-const MAX_TRIES_ON_429 = Number(process.env.BENCH_OVERLOAD_MAX_TRIES ?? 3);
+const DEFAULT_MAX_TRIES_ON_429 = 3;
+const MAX_TRIES_ON_429 = Number(process.env.BENCH_OVERLOAD_MAX_TRIES ?? DEFAULT_MAX_TRIES_ON_429);
 
 export async function measureOverload(sandbox: BenchSandbox, repetitions: number): Promise<ScenarioReport> {
 	const options = { maxConcurrency: CONCURRENCY, maxPerSecond: 0, maxTries429: MAX_TRIES_ON_429 };
@@ -26,7 +27,7 @@ export async function measureOverload(sandbox: BenchSandbox, repetitions: number
 		title: '3. Overload',
 		setup:
 			`${SENDS} sends; the same sandbox limit and latency; node Max Concurrent Requests ${CONCURRENCY}, no per-second limit, ` +
-			`Max Tries on 429 = ${MAX_TRIES_ON_429} (the default; Retry-After honoured). Counts are the worst repetition, times the median.` +
+			`Max Tries on 429 = ${MAX_TRIES_ON_429}${MAX_TRIES_ON_429 === DEFAULT_MAX_TRIES_ON_429 ? ', the default' : ''} (Retry-After honoured). Counts are the worst repetition, times the median.` +
 			(firstError ? ` First failure: "${firstError}"` : ''),
 		measures: [
 			{ label: 'failed items (worst run)', value: String(failures) },
