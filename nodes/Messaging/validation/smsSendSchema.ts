@@ -14,6 +14,7 @@ import type { FieldGuide } from './issueToNodeError';
 
 export const smsFieldGuide: FieldGuide = {
 	to: { label: 'To', fix: 'Enter the recipient number in international format, e.g. +919812345678.' },
+	variablesInputMode: { label: 'Template Variables Input', fix: 'Choose Using Fields Below or Using JSON.' },
 	entityId: { label: 'DLT Entity ID', fix: 'Enter your registered DLT Principal Entity ID, e.g. 1201159876543210123.' },
 	templateId: {
 		label: 'DLT Template ID',
@@ -69,7 +70,9 @@ const rawSmsInput = z.object({
 	to: z.unknown(),
 	entityId: requiredText(64, '1201159876543210123'),
 	templateId: requiredText(64, '1207161111111111111'),
-	variablesInputMode: z.enum(['fields', 'json']).default('fields'),
+	variablesInputMode: z
+		.enum(['fields', 'json'], { errorMap: () => ({ message: 'must be "fields" or "json"' }) })
+		.default('fields'),
 	variables: variableRows.optional(),
 	variablesJson: z.unknown().optional(),
 	callbackUrl: optionalCallbackUrl,

@@ -15,6 +15,7 @@ export const whatsappFieldGuide: FieldGuide = {
 	to: { label: 'To', fix: 'Enter the recipient WhatsApp number in international format, e.g. +919812345678.' },
 	messageType: { label: 'Message Type', fix: 'Choose Template or Session.' },
 	templateName: { label: 'Template Name', fix: 'Enter the approved WhatsApp template name, e.g. order_update.' },
+	componentsInputMode: { label: 'Components Input', fix: 'Choose Using Fields Below or Using JSON.' },
 	components: {
 		label: 'Components',
 		fix: 'Add header, body or button rows with a position (1, 2, …) and a text or number value.',
@@ -179,7 +180,9 @@ const rawWhatsappInput = z.object({
 		}),
 	}),
 	templateName: z.unknown().optional(),
-	componentsInputMode: z.enum(['fields', 'json']).default('fields'),
+	componentsInputMode: z
+		.enum(['fields', 'json'], { errorMap: () => ({ message: 'must be "fields" or "json"' }) })
+		.default('fields'),
 	components: z.unknown().optional(),
 	componentsJson: z.unknown().optional(),
 	text: z.unknown().optional(),
