@@ -345,6 +345,15 @@ const cases: BadInputCase[] = [
 		message: `'Template Variables (JSON)' "customer name" has an invalid variable name "customer name"`,
 		fix: 'exactly as declared',
 	},
+	{
+		name: 'SMS Template Variables Input unknown',
+		resource: 'sms',
+		badIndex: 1,
+		parameters: { variablesInputMode: '={{ $json.variablesMode }}' },
+		bad: { variablesMode: 'xml' },
+		message: `'Template Variables Input' must be "fields" or "json"`,
+		fix: 'Choose Using Fields Below or Using JSON',
+	},
 	// SMS: Callback URL
 	{
 		name: 'SMS Callback URL ftp',
@@ -439,6 +448,15 @@ const cases: BadInputCase[] = [
 		bad: { messageType: 'sms' },
 		message: `'Message Type' must be "template" or "session"`,
 		fix: 'Choose Template or Session',
+	},
+	{
+		name: 'WhatsApp Components Input unknown',
+		resource: 'whatsappTemplate',
+		badIndex: 0,
+		parameters: { componentsInputMode: '={{ $json.componentsMode }}' },
+		bad: { componentsMode: 'yaml' },
+		message: `'Components Input' must be "fields" or "json"`,
+		fix: 'Choose Using Fields Below or Using JSON',
 	},
 	{
 		name: 'WhatsApp Template Name empty',
@@ -658,6 +676,7 @@ describe('bad input never reaches the provider and is named precisely', () => {
 				'Callback URL',
 				'Components',
 				'Components (JSON)',
+				'Components Input',
 				'DLT Entity ID',
 				'DLT Template ID',
 				'Default Country Code',
@@ -667,6 +686,7 @@ describe('bad input never reaches the provider and is named precisely', () => {
 				'Template Name',
 				'Template Variables',
 				'Template Variables (JSON)',
+				'Template Variables Input',
 				'Text',
 				'To',
 			].sort(),

@@ -57,6 +57,7 @@ export function smsItem(to: string, orderId: string): IDataObject {
 		templateId: '1207161111111111111',
 		names: ['customer_name', 'order_id', 'eta'],
 		values: ['Asha', orderId, 'Fri'],
+		variablesMode: 'fields',
 	};
 }
 
@@ -85,6 +86,7 @@ export function whatsappTemplateItem(to: string, orderId: string): IDataObject {
 		to,
 		messageType: 'template',
 		templateName: 'order_update',
+		componentsMode: 'fields',
 		header: `Order ${orderId}`,
 		bodyPositions: [1, 2],
 		body: ['Asha', '24 Nov'],
