@@ -32,7 +32,11 @@ export async function checkEditor(context: E2eContext, runner: CheckRunner): Pro
 }
 
 async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: Page): Promise<void> {
-	const screenshot = (name: string) => page.screenshot({ path: path.join(context.screenshotsDir, name) });
+	const screenshot = async (name: string) => {
+		// Banners and buttons fade in; a short settle keeps their labels in the picture.
+		await page.waitForTimeout(600);
+		await page.screenshot({ path: path.join(context.screenshotsDir, name) });
+	};
 	const labels = () => visibleParameterLabels(page);
 
 	const signedIn = await runner.check('the owner signs in to the editor', async () => {
