@@ -60,10 +60,13 @@ const variableRows = z.unknown().transform((value, ctx): Array<{ name: string; v
 		addFieldIssue(ctx, `is ${describeType(value)}, not a list of name/value rows`, smsFieldGuide.variables.fix);
 		return z.NEVER;
 	}
-	return ((rows ?? []) as Array<{ name?: unknown; value?: unknown }>).map((row) => ({
-		name: typeof row?.name === 'string' ? row.name.trim() : '',
-		value: row?.value,
-	}));
+	return ((rows ?? []) as Array<{ name?: unknown; value?: unknown }>).map((row, rowIndex) => {
+		const name = row?.name;
+		if (name !== undefined && name !== null && typeof name !== 'string') {
+			addFieldIssue(ctx, `is ${describeType(name)}, but variable names must be text`, NAME_FIX, [rowIndex, 'name']);
+		}
+		return { name: typeof name === 'string' ? name.trim() : '', value: row?.value };
+	});
 });
 
 const rawSmsInput = z.object({
