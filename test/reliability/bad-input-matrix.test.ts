@@ -282,6 +282,14 @@ const cases: BadInputCase[] = [
 		fix: 'letters, digits',
 	},
 	{
+		name: 'SMS variable name a number',
+		resource: 'sms',
+		badIndex: 2,
+		bad: { names: ['customer_name', 42, 'eta'] },
+		message: "'Template Variables' row 2 (name) is a number, but variable names must be text",
+		fix: 'exactly as declared in the DLT template',
+	},
+	{
 		name: 'SMS variable named twice',
 		resource: 'sms',
 		badIndex: 1,
