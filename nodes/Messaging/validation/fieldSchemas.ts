@@ -14,6 +14,7 @@ export function addFieldIssue(
 
 export function describeType(value: unknown): string {
 	if (value === null) return 'null';
+	if (value === undefined) return 'empty';
 	if (Array.isArray(value)) return 'a list';
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
