@@ -258,6 +258,14 @@ const cases: BadInputCase[] = [
 		fix: 'Map a single text or number value',
 	},
 	{
+		name: 'SMS variable value missing from the item',
+		resource: 'sms',
+		badIndex: 2,
+		bad: { values: ['Asha'] },
+		message: "'Template Variables' row 2 (value) is empty, but variable values must be text or numbers",
+		fix: 'Map a single text or number value',
+	},
+	{
 		name: 'SMS variable value oversized',
 		resource: 'sms',
 		badIndex: 1,
