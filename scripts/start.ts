@@ -53,21 +53,29 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => void stopAll(0));
 
 	try {
-		sandbox = await startSandboxServer(sandboxPort, path.join(USER_FOLDER, 'sandbox.log'));
-		step(`Sandbox running at ${sandbox.baseUrl}`);
-
+		const sandboxBaseUrl = `http://${LOOPBACK}:${sandboxPort}`;
 		const origin = `http://${LOOPBACK}:${n8nPort}`;
 		const target = { userFolder: USER_FOLDER, port: n8nPort };
 		const hasTrigger = packageHasTrigger(USER_FOLDER);
 		await importCredentialsUnlessUnchanged(target, [
-			messagingApiCredential(sandbox.baseUrl, SANDBOX_API_KEY),
+			messagingApiCredential(sandboxBaseUrl, SANDBOX_API_KEY),
 			...(hasTrigger ? [signingSecretCredential(SANDBOX_SIGNING_SECRET)] : []),
 		]);
 		const examples = loadExamples();
 		const imported = await importExamples(target, examples, { origin, keepUnchanged: true });
 		step(imported.length ? `Imported ${imported.length} example workflow(s)` : 'Example workflows already imported (your edits are kept)');
 
-		n8n = await startN8nServer({ userFolder: USER_FOLDER, port: n8nPort, brokerPort: await findFreePort() });
+		// Neither needs the other to boot; n8n's boot is the long part of a restart.
+		step('Starting the sandbox and n8n');
+		const [sandboxStart, n8nStart] = await Promise.allSettled([
+			startSandboxServer(sandboxPort, path.join(USER_FOLDER, 'sandbox.log')),
+			startN8nServer({ userFolder: USER_FOLDER, port: n8nPort, brokerPort: await findFreePort() }),
+		]);
+		if (sandboxStart.status === 'fulfilled') sandbox = sandboxStart.value;
+		if (n8nStart.status === 'fulfilled') n8n = n8nStart.value;
+		if (sandboxStart.status === 'rejected') throw sandboxStart.reason;
+		if (n8nStart.status === 'rejected') throw n8nStart.reason;
+		if (!sandbox || !n8n) throw new Error('unreachable: both started');
 		const owner = loadOrCreateOwnerAccount(USER_FOLDER);
 		const client = new N8nRestClient(n8n.baseUrl);
 		await client.setupOwnerOrLogin(owner);
