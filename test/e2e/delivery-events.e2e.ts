@@ -55,6 +55,28 @@ export async function checkDeliveryEvents(context: E2eContext, runner: CheckRunn
 		assert(execution.runData[FAILED_BRANCH], `"${FAILED_BRANCH}" did not run`);
 	});
 
+	await runner.check('without a callback URL the event goes to the account webhook, and reaches the trigger there', async () => {
+		const example = context.examples.find((candidate) => candidate.workflow.id === 'exSmsOrderDlt001');
+		assert(example, 'the SMS example is missing');
+		const accountWebhook = `${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`;
+		await context.sandbox.setAccountWebhook(accountWebhook);
+		try {
+			await importWorkflows(context.cli, [withoutCallbackUrl(example, context.n8nBaseUrl)]);
+			const run = await executeWorkflow(context.cli, NO_CALLBACK_VARIANT_ID);
+			const [ack] = outputItemsOf(run, 'Send shipping SMS') as unknown as Acknowledgement[];
+			const sent = (await context.sandbox.requests()).find(
+				(request) => (request.response as { body?: { message_id?: string } })?.body?.message_id === ack.message_id,
+			);
+			assert(sent && !('callback_url' in (sent.fields ?? {})), 'the send must carry no callback_url');
+			const execution = await waitForTriggerExecution(context, ack.message_id, 'delivered');
+			assertEqual(execution.status, 'success', 'trigger execution status');
+			const attempts = (await context.sandbox.webhookDeliveries()).filter((attempt) => attempt.messageId === ack.message_id);
+			assert(attempts.length > 0 && attempts.every((attempt) => attempt.url === accountWebhook), 'deliveries went elsewhere than the account webhook');
+		} finally {
+			await context.sandbox.setAccountWebhook(null);
+		}
+	});
+
 	await runner.check('the trigger answers 401 to unsigned or tampered events and starts nothing', async () => {
 		const before = (await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length;
 		const body = JSON.stringify({
@@ -94,6 +116,18 @@ function failingRecipientVariant(example: Example, origin: string): WorkflowJson
 	const text = JSON.stringify(workflow).replace('+91 98123 45678', FAILING_RECIPIENT);
 	assert(text.includes(FAILING_RECIPIENT), 'the sample phone in the SMS example changed; update this test');
 	return { ...(JSON.parse(text) as WorkflowJson), id: FAILING_VARIANT_ID, name: 'E2E: DLT SMS to a failing recipient' };
+}
+
+const NO_CALLBACK_VARIANT_ID = 'e2eSmsNoCallbk01';
+
+/** The SMS example without its Callback URL option, so the account-level webhook applies. */
+function withoutCallbackUrl(example: Example, origin: string): WorkflowJson {
+	const workflow = JSON.parse(JSON.stringify(forN8nAt(example.workflow, origin))) as WorkflowJson;
+	const send = workflow.nodes.find((node) => node.name === 'Send shipping SMS');
+	const options = send?.parameters.options as Record<string, unknown> | undefined;
+	assert(options && 'callbackUrl' in options, 'the SMS example has no Callback URL option; update this test');
+	delete options.callbackUrl;
+	return { ...workflow, id: NO_CALLBACK_VARIANT_ID, name: 'E2E: DLT SMS relying on the account webhook' };
 }
 
 async function triggerExecutionsFor(context: E2eContext, messageId: string): Promise<StoredExecution[]> {

@@ -6,8 +6,10 @@ import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/lib/chromium';
 import { SANDBOX_API_KEY } from '../../scripts/lib/sandbox-server';
 import type { E2eContext } from './context';
 import { assert, assertEqual, type CheckRunner } from './harness';
+import { listExecutions, waitFor } from './n8n-executions';
 
 const UI_TIMEOUT_MS = 60_000;
+const EDITOR_RUN_EXAMPLE = { id: 'exWaLeadFollow01', trigger: 'Try it with a sample lead' };
 const SMS_FIELDS = ['To', 'DLT Entity ID', 'DLT Template ID', 'Template Variables'];
 const TEMPLATE_FIELDS = ['Template Name', 'Components'];
 const SESSION_FIELDS = ['Text'];
@@ -47,6 +49,23 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 		await page.waitForURL((url) => !url.pathname.includes('signin'));
 	});
 	if (!signedIn) return;
+
+	await runner.check('an example sends from the editor with one click on its "Try it" trigger', async () => {
+		const before = (await context.sandbox.requests()).length;
+		await page.goto(`${context.n8nBaseUrl}/workflow/${EDITOR_RUN_EXAMPLE.id}`);
+		await page.locator('[data-test-id=canvas-wrapper]').waitFor();
+		await page.locator(`[data-test-id="execute-workflow-button-${EDITOR_RUN_EXAMPLE.trigger}"]`).click({ force: true });
+		const execution = await waitFor('the editor run to finish', UI_TIMEOUT_MS, async () => {
+			const [latest] = await listExecutions(context.rest, EDITOR_RUN_EXAMPLE.id);
+			return latest && latest.mode === 'manual' && latest.status !== 'running' && latest.status !== 'new' ? latest : undefined;
+		});
+		assertEqual(execution.status, 'success', 'status of the run started in the editor');
+		const requests = await context.sandbox.requests();
+		assertEqual(requests.length, before + 1, 'requests the sandbox received from the editor run');
+		const [sent] = requests.slice(before);
+		assertEqual([sent.path, (sent.fields ?? {}).template_name], ['/v1/whatsapp/send', 'lead_followup'], 'what the editor run sent');
+		await screenshot('example-run-in-editor.png');
+	});
 
 	await runner.check('searching "Messaging" in the nodes panel finds the node, with its icon', async () => {
 		await page.goto(`${context.n8nBaseUrl}/workflow/new`);
@@ -148,9 +167,5 @@ async function selectedOption(page: Page, parameter: string): Promise<string> {
 }
 
 async function waitUntil(what: string, condition: () => Promise<boolean>): Promise<void> {
-	const deadline = Date.now() + UI_TIMEOUT_MS;
-	while (!(await condition())) {
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
+	await waitFor(what, UI_TIMEOUT_MS, async () => ((await condition()) ? true : undefined));
 }
