@@ -97,7 +97,8 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 		title: '1. Overhead',
 		setup:
 			`${SENDS} SMS sends, sandbox latency ${LATENCY_MS} ms (no jitter), concurrency ${CONCURRENCY} for both (the node's default), ` +
-			'form-encoded bodies for both; the plain client is axios with its defaults; ' +
+			'the same form-encoded body for both; the plain client is axios with its defaults, which keeps connections alive, ' +
+			'while n8n-core opens a new connection per request (Connection: close); ' +
 			`one untimed warm-up run of ${WARM_UP_SENDS} sends each; runs alternate.`,
 		measures: [
 			{ label: 'node sends/s', value: formatNumber(nodeRate, 1) },
