@@ -10,6 +10,7 @@ import { loadExamples } from './lib/examples';
 import { assertPortFree, findFreePort, LOOPBACK, PortTakenError, readPortFromEnv } from './lib/ports';
 import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from './lib/sandbox-server';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
+import { lastLines } from './lib/process-group';
 import { ensureN8nInstalled } from './n8n/install';
 import { buildAndPack, installPackageIntoUserFolder } from './n8n/package';
 import { CACHE_DIR } from './n8n/paths';
@@ -81,6 +82,14 @@ async function main(): Promise<void> {
 		await client.setupOwnerOrLogin(owner);
 		if (hasTrigger) {
 			for (const name of await activateTriggerExamples(client, examples)) step(`Activated "${name}": delivery events reach it`);
+		}
+
+		for (const [what, server] of [['n8n', n8n], ['The sandbox', sandbox]] as const) {
+			void server.exited.then(() => {
+				if (stopping) return;
+				console.error(`\n${what} stopped unexpectedly. Last lines of ${server.logFile}:\n${lastLines(server.logFile, 15)}`);
+				void stopAll(1);
+			});
 		}
 
 		console.log(`

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 
 export interface BackgroundProcess {
 	readonly pid: number;
+	/** Resolves when the process has exited, for whatever reason. */
+	readonly exited: Promise<void>;
 	hasExited(): boolean;
 	/** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once the leader has exited. */
 	stop(graceMs: number): Promise<void>;
@@ -34,6 +36,7 @@ export function spawnInOwnGroup(command: string, args: string[], options: { cwd:
 	);
 	const handle: BackgroundProcess = {
 		pid,
+		exited: exitedPromise,
 		hasExited: () => exited,
 		async stop(graceMs: number) {
 			if (!exited) {

@@ -12,6 +12,8 @@ export const SANDBOX_SIGNING_SECRET = 'whsec_sandbox_8d3b6a0f5e7c';
 export interface SandboxServer {
 	baseUrl: string;
 	logFile: string;
+	/** Resolves when the sandbox process has exited, stopped or not. */
+	exited: Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -24,7 +26,7 @@ export async function startSandboxServer(port: number, logFile: string, extraEnv
 		logFile,
 	});
 	const baseUrl = `http://${LOOPBACK}:${port}`;
-	const sandbox: SandboxServer = { baseUrl, logFile, stop: () => child.stop(5000) };
+	const sandbox: SandboxServer = { baseUrl, logFile, exited: child.exited, stop: () => child.stop(5000) };
 	try {
 		await waitForHttpOk(`${baseUrl}/__admin/health`, 30_000, () => !child.hasExited());
 	} catch (error) {

@@ -11,6 +11,8 @@ export interface N8nServer {
 	baseUrl: string;
 	config: N8nInstanceConfig;
 	logFile: string;
+	/** Resolves when the n8n process has exited, stopped or not. */
+	exited: Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export async function startN8nServer(config: N8nInstanceConfig, extraEnv: NodeJS
 		logFile,
 	});
 	const baseUrl = `http://${LOOPBACK}:${config.port}`;
-	const server: N8nServer = { baseUrl, config, logFile, stop: () => child.stop(SHUTDOWN_GRACE_MS) };
+	const server: N8nServer = { baseUrl, config, logFile, exited: child.exited, stop: () => child.stop(SHUTDOWN_GRACE_MS) };
 	try {
 		await waitForHttpOk(`${baseUrl}/healthz/readiness`, STARTUP_TIMEOUT_MS, () => !child.hasExited());
 	} catch (error) {
