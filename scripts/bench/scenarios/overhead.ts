@@ -28,7 +28,7 @@ interface PlainSample {
 	cpuMsPerSend: number;
 }
 
-/** CPU time of this process (user + system) per send: unlike wall time, barely moved by other load on the machine. */
+/** CPU time of this process (user + system) per send: less sensitive than wall time to other load on the machine. */
 function cpuMsPerSend(since: NodeJS.CpuUsage, sends: number): number {
 	const used = process.cpuUsage(since);
 	return (used.user + used.system) / 1000 / sends;
