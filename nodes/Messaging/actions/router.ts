@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-work
 
 import { createSystemClock } from '../throughput/clock';
 import { forEachWithConcurrency } from '../throughput/pool';
-import { SendRateLimiter } from '../throughput/rateLimiter';
+import { AdaptiveSendRateLimiter } from '../throughput/rateLimiter';
 import { sendWithRetries } from '../throughput/retryPolicy';
 import { classifyMessagingFailure, withTriesMade } from '../transport/messagingApiError';
 import type { MessagingRequest, SendSettings } from '../transport/messagingRequest';
@@ -96,7 +96,8 @@ async function sendAll(
 	const endpoint = await readEndpoint(context);
 	const batch = readBatchSettings(context);
 	const clock = createSystemClock();
-	const limiter = new SendRateLimiter(batch.maxPerSecond, clock);
+	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: batch.maxPerSecond }, clock);
+	const isThrottled = (error: unknown) => classifyMessagingFailure(error).kind === 'rate_limited';
 	let stopError: { error: unknown } | undefined;
 
 	await forEachWithConcurrency(
@@ -108,10 +109,12 @@ async function sendAll(
 			prepared[itemIndex] = undefined;
 			const idempotent = Boolean(settings.idempotencyKey);
 			const outcome = await sendWithRetries(
-				async () => {
-					await limiter.acquire();
-					return await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex);
-				},
+				async (tryNumber) =>
+					await limiter.send(
+						tryNumber > 1 ? 'retry' : 'first',
+						async () => await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex),
+						isThrottled,
+					),
 				classifyMessagingFailure,
 				{ maxTries: batch.maxTries429, idempotent },
 				clock,

@@ -1,27 +1,163 @@
 import type { Clock } from './clock';
 
-/**
- * Spaces request starts evenly at `perSecond` (one slot every 1000 / perSecond ms) instead of letting a
- * burst through and then sleeping: a provider's token bucket sees a steady stream it never has to refuse.
- * Slots are reserved synchronously, so concurrent callers queue up in call order.
- */
-export class SendRateLimiter {
-	private readonly intervalMs: number;
+/** A retry has already waited out its Retry-After; letting fresh items overtake it is how it runs out of tries. */
+export type SendTurn = 'retry' | 'first';
 
-	private nextSlotAt = 0;
+export interface AdaptiveRateSettings {
+	/** The user's Max Messages per Second; 0 = no limit of their own, only what the provider's 429s teach. */
+	maxPerSecond: number;
+	/** Share of the achieved rate kept after a 429 (CUBIC's β). */
+	decreaseFactor?: number;
+	/** How fast the rate climbs back after a decrease, in messages/s per s³ (CUBIC's C). */
+	growth?: number;
+}
+
+// The AWS SDK's adaptive retry mode uses the same two constants.
+const DEFAULT_DECREASE_FACTOR = 0.7;
+const DEFAULT_GROWTH = 0.4;
+const MIN_RATE = 0.5;
+const MEASURE_WINDOW_MS = 1000;
+// A run's first few starts happen all at once; dividing them by a few milliseconds would read as thousands per second.
+const MIN_MEASURE_SPAN_MS = 100;
+
+interface Decrease {
+	at: number;
+	/** The rate that was being achieved when the provider said 429. */
+	peakRate: number;
+	/** Seconds until the cubic curve is back at `peakRate`. */
+	recoverySeconds: number;
+}
+
+interface Waiter {
+	resolve: (startedAt: number) => void;
+}
+
+/**
+ * Spaces request starts evenly (one slot every 1000 / rate ms) instead of letting a burst through and then
+ * sleeping, at a rate that adapts to the provider: unlimited (or the user's limit) until a 429, then a
+ * multiplicative decrease below the rate being achieved, then a cubic climb back (like TCP CUBIC and the AWS SDK's
+ * adaptive mode), never above the user's limit. Retries are served before first tries.
+ */
+export class AdaptiveSendRateLimiter {
+	private readonly userLimit: number;
+
+	private readonly decreaseFactor: number;
+
+	private readonly growth: number;
+
+	private lastDecrease: Decrease | undefined;
+
+	private lastSlotAt = Number.NEGATIVE_INFINITY;
+
+	private readonly waiting: Record<SendTurn, Waiter[]> = { retry: [], first: [] };
+
+	private pumping = false;
+
+	private readonly recentStarts: number[] = [];
+
+	private firstStartAt: number | undefined;
 
 	constructor(
-		perSecond: number,
+		settings: AdaptiveRateSettings,
 		private readonly clock: Clock,
 	) {
-		this.intervalMs = perSecond > 0 ? 1000 / perSecond : 0;
+		this.userLimit = settings.maxPerSecond > 0 ? settings.maxPerSecond : Number.POSITIVE_INFINITY;
+		this.decreaseFactor = settings.decreaseFactor ?? DEFAULT_DECREASE_FACTOR;
+		this.growth = settings.growth ?? DEFAULT_GROWTH;
 	}
 
-	async acquire(): Promise<void> {
-		if (this.intervalMs === 0) return;
+	/** Messages per second allowed at `now`; Infinity while there is neither a user limit nor a 429 to go by. */
+	rateAt(now: number): number {
+		if (!this.lastDecrease) return this.userLimit;
+		const { at, peakRate, recoverySeconds } = this.lastDecrease;
+		const offset = (now - at) / 1000 - recoverySeconds;
+		return Math.min(this.userLimit, Math.max(MIN_RATE, peakRate + this.growth * offset ** 3));
+	}
+
+	/** Resolves when the caller may send, with the time it was let go (to hand back to `recordThrottled`). */
+	async acquire(turn: SendTurn = 'first'): Promise<number> {
 		const now = this.clock.now();
-		const slot = Math.max(now, this.nextSlotAt);
-		this.nextSlotAt = slot + this.intervalMs;
-		await this.clock.sleep(slot - now);
+		if (!this.pumping && this.rateAt(now) === Number.POSITIVE_INFINITY) {
+			this.recordStart(now);
+			return now;
+		}
+		return await new Promise<number>((resolve) => {
+			this.waiting[turn].push({ resolve });
+			if (!this.pumping) void this.pump();
+		});
+	}
+
+	/**
+	 * A 429 for a request let go before the last decrease was already answered by it: the requests in flight
+	 * during an overshoot all come back 429 and must not cut the rate once each.
+	 */
+	recordThrottled(startedAt: number): void {
+		if (this.lastDecrease && startedAt < this.lastDecrease.at) return;
+		const now = this.clock.now();
+		const achieved = Math.min(this.rateAt(now), this.measuredRate(now));
+		const peakRate = Math.max(MIN_RATE, achieved);
+		this.lastDecrease = {
+			at: now,
+			peakRate,
+			recoverySeconds: Math.cbrt((peakRate * (1 - this.decreaseFactor)) / this.growth),
+		};
+	}
+
+	/** Sends through the limiter and lets a 429 (as `isThrottled` recognises it) slow down every later send. */
+	async send<T>(turn: SendTurn, request: () => Promise<T>, isThrottled: (error: unknown) => boolean): Promise<T> {
+		const startedAt = await this.acquire(turn);
+		try {
+			return await request();
+		} catch (error) {
+			if (isThrottled(error)) this.recordThrottled(startedAt);
+			throw error;
+		}
+	}
+
+	private nextWaiter(): Waiter | undefined {
+		return this.waiting.retry.shift() ?? this.waiting.first.shift();
+	}
+
+	private hasWaiters(): boolean {
+		return this.waiting.retry.length > 0 || this.waiting.first.length > 0;
+	}
+
+	/**
+	 * One loop hands out slots while anyone waits. A slot is due one interval after the previous slot, not after
+	 * the moment the loop woke up: timers fire late, and counting from the wake-up would lose that lateness on
+	 * every send.
+	 */
+	private async pump(): Promise<void> {
+		this.pumping = true;
+		const startedAt = this.clock.now();
+		this.lastSlotAt = Math.max(this.lastSlotAt, startedAt - 1000 / this.rateAt(startedAt));
+		while (this.hasWaiters()) {
+			const now = this.clock.now();
+			const dueAt = this.lastSlotAt + 1000 / this.rateAt(now);
+			if (dueAt > now) {
+				await this.clock.sleep(dueAt - now);
+				continue;
+			}
+			this.lastSlotAt = dueAt;
+			this.recordStart(now);
+			this.nextWaiter()!.resolve(now);
+		}
+		this.pumping = false;
+	}
+
+	private recordStart(now: number): void {
+		this.firstStartAt ??= now;
+		this.recentStarts.push(now);
+		this.forgetStartsBefore(now - MEASURE_WINDOW_MS);
+	}
+
+	private forgetStartsBefore(cutoff: number): void {
+		while (this.recentStarts.length > 0 && this.recentStarts[0] <= cutoff) this.recentStarts.shift();
+	}
+
+	private measuredRate(now: number): number {
+		this.forgetStartsBefore(now - MEASURE_WINDOW_MS);
+		const span = Math.min(MEASURE_WINDOW_MS, Math.max(MIN_MEASURE_SPAN_MS, now - (this.firstStartAt ?? now)));
+		return (this.recentStarts.length * 1000) / span;
 	}
 }

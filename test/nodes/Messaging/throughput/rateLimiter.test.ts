@@ -1,7 +1,7 @@
-import { SendRateLimiter } from '../../../../nodes/Messaging/throughput/rateLimiter';
+import { AdaptiveSendRateLimiter } from '../../../../nodes/Messaging/throughput/rateLimiter';
 import { VirtualClock } from './virtualClock';
 
-async function startTimes(clock: VirtualClock, limiter: SendRateLimiter, callers: number, perCaller: number) {
+async function startTimes(clock: VirtualClock, limiter: AdaptiveSendRateLimiter, callers: number, perCaller: number) {
 	const starts: number[] = [];
 	const caller = async () => {
 		for (let i = 0; i < perCaller; i++) {
@@ -21,7 +21,7 @@ describe('SendRateLimiter', () => {
 		[20, 4, 5],
 	])('spaces starts evenly at %i/s across %i concurrent callers', async (perSecond, callers, perCaller) => {
 		const clock = new VirtualClock();
-		const starts = await startTimes(clock, new SendRateLimiter(perSecond, clock), callers, perCaller);
+		const starts = await startTimes(clock, new AdaptiveSendRateLimiter({ maxPerSecond: perSecond }, clock), callers, perCaller);
 
 		const interval = 1000 / perSecond;
 		expect(starts).toHaveLength(callers * perCaller);
@@ -33,7 +33,7 @@ describe('SendRateLimiter', () => {
 
 	it('never lets a burst through after an idle period', async () => {
 		const clock = new VirtualClock();
-		const limiter = new SendRateLimiter(10, clock);
+		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 10 }, clock);
 		await clock.run(limiter.acquire());
 		await clock.run(clock.sleep(5_000));
 
@@ -43,7 +43,7 @@ describe('SendRateLimiter', () => {
 
 	it('does not wait at all when the limit is 0 (no limit)', async () => {
 		const clock = new VirtualClock();
-		const starts = await startTimes(clock, new SendRateLimiter(0, clock), 4, 25);
+		const starts = await startTimes(clock, new AdaptiveSendRateLimiter({ maxPerSecond: 0 }, clock), 4, 25);
 		expect(new Set(starts.map((start) => start % 3))).toEqual(new Set([0]));
 		expect(clock.sleeps.filter((ms) => ms !== 3)).toEqual([]);
 	});
