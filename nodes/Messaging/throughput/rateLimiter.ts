@@ -106,12 +106,12 @@ export class AdaptiveSendRateLimiter {
 	/** Sends through the limiter and lets a 429 (as `isThrottled` recognises it) slow down every later send. */
 	async send<T>(turn: SendTurn, request: () => Promise<T>, isThrottled: (error: unknown) => boolean): Promise<T> {
 		const startedAt = await this.acquire(turn);
-		try {
-			return await request();
-		} catch (error) {
+		const sending = request();
+		// Only observed here: the caller gets the rejection exactly as the transport made it.
+		void sending.catch((error: unknown) => {
 			if (isThrottled(error)) this.recordThrottled(startedAt);
-			throw error;
-		}
+		});
+		return await sending;
 	}
 
 	private nextWaiter(): Waiter | undefined {
