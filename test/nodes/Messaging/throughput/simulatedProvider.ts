@@ -1,0 +1,109 @@
+import { forEachWithConcurrency } from '../../../../nodes/Messaging/throughput/pool';
+import { AdaptiveSendRateLimiter } from '../../../../nodes/Messaging/throughput/rateLimiter';
+import { sendWithRetries, type ClassifiedFailure } from '../../../../nodes/Messaging/throughput/retryPolicy';
+import type { VirtualClock } from './virtualClock';
+
+/** Deterministic jitter, so a simulated run is the same on every machine. */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+export class RateLimitedByProvider extends Error {
+	constructor(readonly retryAfter: string) {
+		super('429');
+	}
+}
+
+export const classifyProviderFailure = (error: unknown): ClassifiedFailure =>
+	error instanceof RateLimitedByProvider ? { kind: 'rate_limited', retryAfter: error.retryAfter } : { kind: 'final' };
+
+export interface ProviderSettings {
+	perSecond: number;
+	burst: number;
+	latencyMs: number;
+	jitterMs: number;
+}
+
+/** The sandbox's token bucket and its Retry-After (whole seconds, at least 1), on virtual time. */
+export class SimulatedProvider {
+	private tokens: number;
+
+	private refilledAt = 0;
+
+	readonly accepted: number[] = [];
+
+	throttled = 0;
+
+	private readonly random = seededRandom(42);
+
+	constructor(
+		private readonly settings: ProviderSettings,
+		private readonly clock: VirtualClock,
+	) {
+		this.tokens = settings.burst;
+	}
+
+	async send(item: number): Promise<void> {
+		const latency = this.settings.latencyMs + this.random() * this.settings.jitterMs;
+		await this.clock.sleep(latency / 2);
+		const now = this.clock.now();
+		this.tokens = Math.min(
+			this.settings.burst,
+			this.tokens + ((now - this.refilledAt) * this.settings.perSecond) / 1000,
+		);
+		this.refilledAt = now;
+		const admitted = this.tokens >= 1 - 1e-9;
+		if (admitted) this.tokens = Math.max(0, this.tokens - 1);
+		const retryAfterMs = ((1 - this.tokens) * 1000) / this.settings.perSecond;
+		await this.clock.sleep(latency / 2);
+		if (admitted) {
+			this.accepted.push(item);
+			return;
+		}
+		this.throttled++;
+		throw new RateLimitedByProvider(String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+	}
+}
+
+export interface CampaignSettings {
+	items: number;
+	concurrency: number;
+	maxTries: number;
+	maxPerSecond: number;
+}
+
+export interface CampaignOutcome {
+	failedItems: number[];
+	durationMs: number;
+}
+
+/** The router's send loop in miniature: lanes, the adaptive limiter, per-item retries. */
+export async function runCampaign(
+	campaign: CampaignSettings,
+	provider: SimulatedProvider,
+	clock: VirtualClock,
+): Promise<CampaignOutcome> {
+	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: campaign.maxPerSecond }, clock);
+	const failedItems: number[] = [];
+	const isThrottled = (error: unknown) => error instanceof RateLimitedByProvider;
+	await clock.run(
+		forEachWithConcurrency(campaign.items, campaign.concurrency, async (item) => {
+			const outcome = await sendWithRetries(
+				async (tryNumber) =>
+					await limiter.send(tryNumber > 1 ? 'retry' : 'first', async () => await provider.send(item), isThrottled),
+				classifyProviderFailure,
+				{ maxTries: campaign.maxTries, idempotent: false },
+				clock,
+			);
+			if (!outcome.ok) failedItems.push(item);
+		}),
+	);
+	return { failedItems, durationMs: clock.now() };
+}
