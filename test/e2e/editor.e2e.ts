@@ -9,7 +9,7 @@ import { assert, assertEqual, type CheckRunner } from './harness';
 import { listExecutions, waitFor } from './n8n-executions';
 
 const UI_TIMEOUT_MS = 60_000;
-const EDITOR_RUN_EXAMPLE = { id: 'exWaLeadFollow01', trigger: 'Try it with a sample lead' };
+const EDITOR_RUN_EXAMPLE = { id: 'exWaLeadFollow01', trigger: 'Try it with a sample lead', messagingNode: 'Send lead follow-up' };
 const SMS_FIELDS = ['To', 'DLT Entity ID', 'DLT Template ID', 'Template Variables'];
 const TEMPLATE_FIELDS = ['Template Name', 'Components'];
 const SESSION_FIELDS = ['Text'];
@@ -50,7 +50,7 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 	});
 	if (!signedIn) return;
 
-	await runner.check('an example sends from the editor with one click on its "Try it" trigger', async () => {
+	await runner.check('an example sends from the editor with one click on its "Try it" trigger, the ack in its output', async () => {
 		const before = (await context.sandbox.requests()).length;
 		await page.goto(`${context.n8nBaseUrl}/workflow/${EDITOR_RUN_EXAMPLE.id}`);
 		await page.locator('[data-test-id=canvas-wrapper]').waitFor();
@@ -65,6 +65,12 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 		const [sent] = requests.slice(before);
 		assertEqual([sent.path, (sent.fields ?? {}).template_name], ['/v1/whatsapp/send', 'lead_followup'], 'what the editor run sent');
 		await screenshot('example-run-in-editor.png');
+		const messageId = (sent.response as { body?: { message_id?: string } }).body?.message_id;
+		assert(messageId, 'the sandbox acknowledged without a message id');
+		await page.locator('[data-test-id=canvas-node]').filter({ hasText: EDITOR_RUN_EXAMPLE.messagingNode }).first().dblclick();
+		await page.locator('[data-test-id=output-panel]').getByText(messageId).first().waitFor();
+		await screenshot('example-run-output.png');
+		await page.keyboard.press('Escape');
 	});
 
 	await runner.check('searching "Messaging" in the nodes panel finds the node, with its icon', async () => {
