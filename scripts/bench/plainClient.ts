@@ -1,4 +1,5 @@
 import axios from 'axios';
+import http from 'node:http';
 
 import { SMS_ENTITY_ID, SMS_TEMPLATE_ID } from './smsCampaign';
 import type { CampaignRow } from './smsCampaign';
@@ -10,10 +11,23 @@ export interface PlainRunOutcome {
 }
 
 /**
+ * `keep-alive`: axios with its defaults, reusing connections (the issue's baseline).
+ * `connection-per-request`: like n8n-core's HTTP helper, a new `http.Agent` without keep-alive for every
+ * request, so each one opens its own TCP connection and sends `Connection: close`.
+ */
+export type PlainConnections = 'keep-alive' | 'connection-per-request';
+
+/**
  * The baseline: what a developer would write by hand with axios, the same form-encoded body and
  * headers the node sends, `concurrency` requests in flight.
  */
-export async function sendWithPlainAxios(rows: CampaignRow[], baseUrl: string, apiKey: string, concurrency: number): Promise<PlainRunOutcome> {
+export async function sendWithPlainAxios(
+	rows: CampaignRow[],
+	baseUrl: string,
+	apiKey: string,
+	concurrency: number,
+	connections: PlainConnections = 'keep-alive',
+): Promise<PlainRunOutcome> {
 	const client = axios.create({
 		baseURL: baseUrl,
 		headers: {
@@ -35,7 +49,11 @@ export async function sendWithPlainAxios(rows: CampaignRow[], baseUrl: string, a
 				template_id: SMS_TEMPLATE_ID,
 				content: JSON.stringify({ customer_name: row.name, order_id: row.orderId, eta: row.eta }),
 			}).toString();
-			const response = await client.post('/v1/sms/send', body);
+			const response = await client.post(
+				'/v1/sms/send',
+				body,
+				connections === 'connection-per-request' ? { httpAgent: new http.Agent({ keepAlive: false }) } : undefined,
+			);
 			if (response.status === 200 && typeof response.data?.message_id === 'string') delivered++;
 			else failed++;
 		}
