@@ -8,7 +8,7 @@ export interface AdaptiveRateSettings {
 	maxPerSecond: number;
 	/** Share of the achieved rate kept after a 429 (CUBIC's β). */
 	decreaseFactor?: number;
-	/** How fast the rate climbs back after a decrease, in messages/s per s³ (CUBIC's C). */
+	/** How fast the rate climbs back after a decrease, in messages/s per s³ (CUBIC's C); slower at low rates, see MIN_RECOVERY_SECONDS. */
 	growth?: number;
 }
 
@@ -19,6 +19,9 @@ const MIN_RATE = 0.5;
 const MEASURE_WINDOW_MS = 1000;
 // A run's first few starts happen all at once; dividing them by a few milliseconds would read as thousands per second.
 const MIN_MEASURE_SPAN_MS = 100;
+// A Retry-After is at least a second, so the items refused at the peak come back about a second after the decrease;
+// at low rates the cubic curve alone would already be back at the peak by then and refuse them a second time.
+const MIN_RECOVERY_SECONDS = 3;
 
 interface Decrease {
 	at: number;
@@ -26,6 +29,8 @@ interface Decrease {
 	peakRate: number;
 	/** Seconds until the cubic curve is back at `peakRate`. */
 	recoverySeconds: number;
+	/** The cubic's scale for this decrease, in messages/s per s³. */
+	growth: number;
 }
 
 interface Waiter {
@@ -69,9 +74,9 @@ export class AdaptiveSendRateLimiter {
 	/** Messages per second allowed at `now`; Infinity while there is neither a user limit nor a 429 to go by. */
 	rateAt(now: number): number {
 		if (!this.lastDecrease) return this.userLimit;
-		const { at, peakRate, recoverySeconds } = this.lastDecrease;
+		const { at, peakRate, recoverySeconds, growth } = this.lastDecrease;
 		const offset = (now - at) / 1000 - recoverySeconds;
-		return Math.min(this.userLimit, Math.max(MIN_RATE, peakRate + this.growth * offset ** 3));
+		return Math.min(this.userLimit, Math.max(MIN_RATE, peakRate + growth * offset ** 3));
 	}
 
 	/** Resolves when the caller may send, with the time it was let go (to hand back to `recordThrottled`). */
@@ -96,11 +101,9 @@ export class AdaptiveSendRateLimiter {
 		const now = this.clock.now();
 		const achieved = Math.min(this.rateAt(now), this.measuredRate(now));
 		const peakRate = Math.max(MIN_RATE, achieved);
-		this.lastDecrease = {
-			at: now,
-			peakRate,
-			recoverySeconds: Math.cbrt((peakRate * (1 - this.decreaseFactor)) / this.growth),
-		};
+		const drop = peakRate * (1 - this.decreaseFactor);
+		const recoverySeconds = Math.max(MIN_RECOVERY_SECONDS, Math.cbrt(drop / this.growth));
+		this.lastDecrease = { at: now, peakRate, recoverySeconds, growth: drop / recoverySeconds ** 3 };
 	}
 
 	/** Sends through the limiter and lets a 429 (as `isThrottled` recognises it) slow down every later send. */

@@ -127,6 +127,17 @@ describe('AdaptiveSendRateLimiter after a 429', () => {
 		expect(rates[5]).toBeGreaterThan(100);
 	});
 
+	it('at a low rate still takes 3 s to climb back, so items refused at the peak retry (a second later) below it', async () => {
+		const clock = new VirtualClock();
+		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 0 }, clock);
+		limiter.recordThrottled(await sendSteadily(clock, limiter, 200, 3000));
+		const decreasedAt = clock.now();
+
+		expect(limiter.rateAt(decreasedAt)).toBeCloseTo(3.5, 6);
+		expect(limiter.rateAt(decreasedAt + 1000)).toBeLessThan(4.6);
+		expect(limiter.rateAt(decreasedAt + 3000)).toBeCloseTo(5, 6);
+	});
+
 	it('never climbs above the user’s Max Messages per Second', async () => {
 		const clock = new VirtualClock();
 		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 50 }, clock);
