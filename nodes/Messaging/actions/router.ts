@@ -61,7 +61,7 @@ async function readEndpoint(context: IExecuteFunctions): Promise<MessagingEndpoi
 			description: 'Open the credential and set Base URL to the API root, e.g. https://api.example.com.',
 		});
 	}
-	return { baseUrl, apiKey: credentials.apiKey };
+	return { baseUrl, apiKey: credentials.apiKey, credentials };
 }
 
 type PreparedItems = Array<PreparedSend | undefined>;

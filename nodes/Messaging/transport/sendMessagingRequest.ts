@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { readAcknowledgement } from './acknowledgement';
 import { thrownFailureFacts, readHeader, readProviderMessage } from './failureFacts';
@@ -8,6 +14,36 @@ import type { Acknowledgement, MessagingRequest, SendSettings } from './messagin
 export interface MessagingEndpoint {
 	baseUrl: string;
 	apiKey?: string;
+	/** The credential as read once for the run; without it n8n's helper reads it again for every request. */
+	credentials?: ICredentialDataDecryptedObject;
+}
+
+const CREDENTIAL_TYPE = 'messagingApi';
+const credentialOptionsByEndpoint = new WeakMap<MessagingEndpoint, IAdditionalCredentialOptions>();
+
+/**
+ * Handing n8n the credential already read skips its per-request getCredentials (in n8n a database read and
+ * a decryption); the credential's own authenticate still runs on every request.
+ */
+function credentialOptions(
+	context: IExecuteFunctions,
+	endpoint: MessagingEndpoint,
+): IAdditionalCredentialOptions | undefined {
+	if (!endpoint.credentials) return undefined;
+	let options = credentialOptionsByEndpoint.get(endpoint);
+	if (!options) {
+		const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
+		options = {
+			credentialsDecrypted: {
+				id: stored?.id ?? '',
+				name: stored?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: endpoint.credentials,
+			},
+		};
+		credentialOptionsByEndpoint.set(endpoint, options);
+	}
+	return options;
 }
 
 interface FullResponse {
@@ -60,8 +96,9 @@ export async function sendMessagingRequest(
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
 			this,
-			'messagingApi',
+			CREDENTIAL_TYPE,
 			requestOptions(endpoint, request, settings),
+			credentialOptions(this, endpoint),
 		)) as FullResponse;
 	} catch (error) {
 		throw messagingApiError(this.getNode(), thrownFailureFacts(error, endpoint.apiKey), itemIndex, failureContext);
