@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { SendSettings } from '../../transport/messagingRequest';
+import { itemParametersOf } from './itemParameters';
 
 export interface BatchSettings {
 	maxConcurrency: number;
@@ -43,7 +44,7 @@ const MAX_TRIES_429: NumberOptionSpec = {
 
 /** Reads one option by path, so an option's expression (e.g. the idempotency key) is evaluated only when needed. */
 export function readOption(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
-	return context.getNodeParameter(`options.${name}`, itemIndex, '');
+	return itemParametersOf(context).read(`options.${name}`, itemIndex, '');
 }
 
 function readNumberOption(context: IExecuteFunctions, spec: NumberOptionSpec, itemIndex: number): number {

@@ -5,6 +5,7 @@ import { issueToNodeError } from '../../validation/issueToNodeError';
 import { smsFieldGuide, smsSendSchema } from '../../validation/smsSendSchema';
 import type { SmsSendInput } from '../../validation/smsSendSchema';
 import { callbackUrlOption, sendOptionsCollection } from '../common/sendOptions';
+import { itemParametersOf } from '../common/itemParameters';
 import { readOption } from '../common/sendSettings';
 
 const showOnlyForSmsSend = { resource: ['sms'], operation: ['send'] };
@@ -104,14 +105,15 @@ export const description: INodeProperties[] = [
 ];
 
 function readInput(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const mode = context.getNodeParameter('variablesInputMode', itemIndex, 'fields');
+	const parameters = itemParametersOf(context);
+	const mode = parameters.read('variablesInputMode', itemIndex, 'fields');
 	return {
-		to: context.getNodeParameter('to', itemIndex, ''),
-		entityId: context.getNodeParameter('entityId', itemIndex, ''),
-		templateId: context.getNodeParameter('templateId', itemIndex, ''),
+		to: parameters.read('to', itemIndex, ''),
+		entityId: parameters.read('entityId', itemIndex, ''),
+		templateId: parameters.read('templateId', itemIndex, ''),
 		variablesInputMode: mode,
-		variables: mode === 'fields' ? context.getNodeParameter('variables', itemIndex, {}) : undefined,
-		variablesJson: mode === 'json' ? context.getNodeParameter('variablesJson', itemIndex, '') : undefined,
+		variables: mode === 'fields' ? parameters.read('variables', itemIndex, {}) : undefined,
+		variablesJson: mode === 'json' ? parameters.read('variablesJson', itemIndex, '') : undefined,
 		callbackUrl: readOption(context, 'callbackUrl', itemIndex),
 		defaultCountryCode: readOption(context, 'defaultCountryCode', itemIndex),
 	};

@@ -5,6 +5,7 @@ import { issueToNodeError } from '../../validation/issueToNodeError';
 import { whatsappFieldGuide, whatsappSendSchema } from '../../validation/whatsappSendSchema';
 import type { WhatsappSendInput } from '../../validation/whatsappSendSchema';
 import { sendOptionsCollection } from '../common/sendOptions';
+import { itemParametersOf } from '../common/itemParameters';
 import { readOption } from '../common/sendSettings';
 
 const showOnlyForWhatsappSend = { resource: ['whatsapp'], operation: ['send'] };
@@ -135,15 +136,16 @@ export const description: INodeProperties[] = [
 ];
 
 function readInput(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const mode = context.getNodeParameter('componentsInputMode', itemIndex, 'fields');
+	const parameters = itemParametersOf(context);
+	const mode = parameters.read('componentsInputMode', itemIndex, 'fields');
 	return {
-		to: context.getNodeParameter('to', itemIndex, ''),
-		messageType: context.getNodeParameter('messageType', itemIndex, 'template'),
-		templateName: context.getNodeParameter('templateName', itemIndex, ''),
+		to: parameters.read('to', itemIndex, ''),
+		messageType: parameters.read('messageType', itemIndex, 'template'),
+		templateName: parameters.read('templateName', itemIndex, ''),
 		componentsInputMode: mode,
-		components: mode === 'fields' ? context.getNodeParameter('components', itemIndex, {}) : undefined,
-		componentsJson: mode === 'json' ? context.getNodeParameter('componentsJson', itemIndex, '') : undefined,
-		text: context.getNodeParameter('text', itemIndex, ''),
+		components: mode === 'fields' ? parameters.read('components', itemIndex, {}) : undefined,
+		componentsJson: mode === 'json' ? parameters.read('componentsJson', itemIndex, '') : undefined,
+		text: parameters.read('text', itemIndex, ''),
 		defaultCountryCode: readOption(context, 'defaultCountryCode', itemIndex),
 	};
 }
