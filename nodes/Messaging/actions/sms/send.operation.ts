@@ -4,6 +4,7 @@ import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
 import { smsFieldGuide, smsSendSchema } from '../../validation/smsSendSchema';
 import type { SmsSendInput } from '../../validation/smsSendSchema';
+import { inputModeSelector } from '../common/inputModeSelector';
 import { callbackUrlOption, sendOptionsCollection } from '../common/sendOptions';
 import { itemParametersOf } from '../common/itemParameters';
 import { readOption } from '../common/sendSettings';
@@ -42,22 +43,14 @@ export const description: INodeProperties[] = [
 		description: 'ID of the approved DLT content template this message uses',
 		displayOptions: { show: showOnlyForSmsSend },
 	},
-	{
+	inputModeSelector({
 		displayName: 'Template Variables Input',
 		name: 'variablesInputMode',
-		type: 'options',
-		default: 'fields',
-		options: [
-			{ name: 'Using Fields Below', value: 'fields', description: 'Enter each variable as a name/value row' },
-			{
-				name: 'Using JSON',
-				value: 'json',
-				description: 'Give all variables as one JSON object, e.g. from an expression',
-			},
-		],
 		description: 'How to provide the values of the variables declared in the DLT template',
-		displayOptions: { show: showOnlyForSmsSend },
-	},
+		rowsDescription: 'Enter each variable as a name/value row',
+		jsonDescription: 'Give all variables as one JSON object, e.g. from an expression',
+		show: showOnlyForSmsSend,
+	}),
 	{
 		displayName: 'Template Variables',
 		name: 'variables',

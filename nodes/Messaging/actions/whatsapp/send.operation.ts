@@ -4,6 +4,7 @@ import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
 import { whatsappFieldGuide, whatsappSendSchema } from '../../validation/whatsappSendSchema';
 import type { WhatsappSendInput } from '../../validation/whatsappSendSchema';
+import { inputModeSelector } from '../common/inputModeSelector';
 import { sendOptionsCollection } from '../common/sendOptions';
 import { itemParametersOf } from '../common/itemParameters';
 import { readOption } from '../common/sendSettings';
@@ -78,22 +79,14 @@ export const description: INodeProperties[] = [
 		description: 'Name of the approved WhatsApp template to send',
 		displayOptions: { show: showOnlyForTemplate },
 	},
-	{
+	inputModeSelector({
 		displayName: 'Components Input',
 		name: 'componentsInputMode',
-		type: 'options',
-		default: 'fields',
-		options: [
-			{ name: 'Using Fields Below', value: 'fields', description: 'Enter header, body and button values as rows' },
-			{
-				name: 'Using JSON',
-				value: 'json',
-				description: 'Give all components as one JSON object, e.g. from an expression',
-			},
-		],
 		description: 'How to provide the values for the template variables',
-		displayOptions: { show: showOnlyForTemplate },
-	},
+		rowsDescription: 'Enter header, body and button values as rows',
+		jsonDescription: 'Give all components as one JSON object, e.g. from an expression',
+		show: showOnlyForTemplate,
+	}),
 	{
 		displayName: 'Components',
 		name: 'components',
