@@ -1,6 +1,7 @@
 import './preferTypeScriptSources';
 
 import { campaignRows, sendThroughNode } from './smsCampaign';
+import type { CampaignSender } from './smsCampaign';
 
 function collectGarbage(): void {
 	const { gc } = globalThis as { gc?: () => void };
@@ -10,7 +11,8 @@ function collectGarbage(): void {
 
 /**
  * One node run in a fresh process, reporting the process's peak resident memory. Run by the scale
- * scenario with BENCH_ITEMS rows against the sandbox at BENCH_SANDBOX_URL.
+ * scenario with BENCH_ITEMS rows against the sandbox at BENCH_SANDBOX_URL, through the node BENCH_SENDER
+ * names (the Messaging node unless it says helper-floor).
  */
 async function main(): Promise<void> {
 	const items = Number(process.env.BENCH_ITEMS);
@@ -19,7 +21,9 @@ async function main(): Promise<void> {
 	if (!Number.isInteger(items) || items < 1 || !baseUrl || !apiKey) {
 		throw new Error('Set BENCH_ITEMS (a whole number of at least 1), BENCH_SANDBOX_URL and BENCH_API_KEY');
 	}
-	const outcome = await sendThroughNode(campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'), { baseUrl, apiKey, options: {} });
+	const sender = (process.env.BENCH_SENDER ?? 'messaging') as CampaignSender;
+	if (sender !== 'messaging' && sender !== 'helper-floor') throw new Error('BENCH_SENDER must be messaging or helper-floor');
+	const outcome = await sendThroughNode(campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'), { baseUrl, apiKey, options: {} }, sender);
 	// maxRSS is in kibibytes: the high-water mark of the whole process, start-up included.
 	const peakRssBytes = process.resourceUsage().maxRSS * 1024;
 	// What is still reachable once the run is over tells retained memory apart from garbage not yet collected.

@@ -1,6 +1,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { loadWorkflowFixture, runWorkflow } from '../../test/helpers/runWorkflow';
+import type { WorkflowJson } from '../../test/helpers/runWorkflow';
+import { HelperFloor } from './helperFloorNode';
 
 export const SMS_ENTITY_ID = '1201159876543210123';
 export const SMS_TEMPLATE_ID = '1207161111111111111';
@@ -38,16 +40,50 @@ export interface NodeRunSettings {
 	options: Record<string, unknown>;
 }
 
-/** Sends the rows through the Messaging node in a real workflow run (n8n-core's WorkflowExecute). */
-export async function sendThroughNode(rows: CampaignRow[], settings: NodeRunSettings): Promise<NodeRunOutcome> {
+/**
+ * `messaging`: the Messaging node in the SMS fixture workflow. `helper-floor`: the yardstick node that does
+ * nothing but call n8n's HTTP helper (see helperFloorNode.ts).
+ */
+export type CampaignSender = 'messaging' | 'helper-floor';
+
+const HELPER_FLOOR_TYPE = 'n8n-nodes-messaging-bench.helperFloor';
+
+function helperFloorWorkflow(): WorkflowJson {
+	const fixture = loadWorkflowFixture('sms-send');
+	const orders = fixture.nodes.find((node) => node.name === 'Orders')!;
+	return {
+		name: 'SMS through the bare helper',
+		nodes: [
+			orders,
+			{
+				id: 'b5f1a0a4-0000-4000-8000-0000000000f1',
+				name: 'Messaging',
+				type: HELPER_FLOOR_TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				credentials: { messagingApi: { id: '1', name: 'Messaging API' } },
+				parameters: {},
+			},
+		],
+		connections: fixture.connections,
+	};
+}
+
+/** Sends the rows through a node in a real workflow run (n8n-core's WorkflowExecute); the Messaging node by default. */
+export async function sendThroughNode(
+	rows: CampaignRow[],
+	settings: NodeRunSettings,
+	sender: CampaignSender = 'messaging',
+): Promise<NodeRunOutcome> {
 	const items: INodeExecutionData[] = rows.map((row) => ({ json: { ...row } }));
 	const started = performance.now();
 	const { outputs, error } = await runWorkflow({
-		workflow: loadWorkflowFixture('sms-send'),
+		workflow: sender === 'messaging' ? loadWorkflowFixture('sms-send') : helperFloorWorkflow(),
 		credentials: { baseUrl: settings.baseUrl, apiKey: settings.apiKey },
 		items,
-		parameters: { Messaging: { options: settings.options } },
+		parameters: sender === 'messaging' ? { Messaging: { options: settings.options } } : {},
 		continueOnFail: true,
+		...(sender === 'helper-floor' ? { extraNodeTypes: { [HELPER_FLOOR_TYPE]: new HelperFloor() } } : {}),
 	});
 	const wallMs = performance.now() - started;
 	if (error) throw new Error(`The workflow run failed: ${error.message}`);

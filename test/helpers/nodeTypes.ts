@@ -27,16 +27,22 @@ const registered: Record<string, INodeType> = {
 	'n8n-nodes-base.noOp': new PassThrough(),
 };
 
-export const testNodeTypes: INodeTypes = {
-	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		const type = registered[nodeType];
-		if (!type) throw new Error(`Unknown node type "${nodeType}" in the test harness`);
-		return type;
-	},
-	getByNameAndVersion(nodeType: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
-	},
-	getKnownTypes() {
-		return {};
-	},
-};
+/** The harness's node types, plus any a caller brings (the benchmark's yardstick node), by full type name. */
+export function testNodeTypesWith(extra: Record<string, INodeType> = {}): INodeTypes {
+	const types = { ...registered, ...extra };
+	return {
+		getByName(nodeType: string): INodeType | IVersionedNodeType {
+			const type = types[nodeType];
+			if (!type) throw new Error(`Unknown node type "${nodeType}" in the test harness`);
+			return type;
+		},
+		getByNameAndVersion(nodeType: string, version?: number): INodeType {
+			return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+		},
+		getKnownTypes() {
+			return {};
+		},
+	};
+}
+
+export const testNodeTypes: INodeTypes = testNodeTypesWith();

@@ -4,6 +4,7 @@ import type {
 	ExecutionError,
 	INode,
 	INodeExecutionData,
+	INodeType,
 	IRun,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
@@ -13,7 +14,7 @@ import path from 'node:path';
 
 import { MessagingApi } from '../../credentials/MessagingApi.credentials';
 import { TestCredentialsHelper } from './credentialsHelper';
-import { testNodeTypes } from './nodeTypes';
+import { testNodeTypes, testNodeTypesWith } from './nodeTypes';
 
 // Node errors are part of what the tests assert; n8n's logger would print each one again. N8N_LOG_LEVEL=info shows them.
 process.env.N8N_LOG_LEVEL ??= 'silent';
@@ -33,6 +34,8 @@ export interface RunWorkflowOptions {
 	/** Overrides merged into the named node's parameters, e.g. { Messaging: { options: {...} } }. */
 	parameters?: Record<string, Record<string, unknown>>;
 	continueOnFail?: boolean;
+	/** Node types beyond the harness's own, by full type name. */
+	extraNodeTypes?: Record<string, INodeType>;
 }
 
 export interface WorkflowRunResult {
@@ -109,7 +112,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 		connections: options.workflow.connections,
 		settings: options.workflow.settings,
 		active: false,
-		nodeTypes: testNodeTypes,
+		nodeTypes: options.extraNodeTypes ? testNodeTypesWith(options.extraNodeTypes) : testNodeTypes,
 	});
 
 	const credentialsHelper = new TestCredentialsHelper(

@@ -5,6 +5,7 @@ import { formatNumber } from '../report';
 import type { ScenarioReport } from '../report';
 import { withinTime } from '../runGuard';
 import { campaignRows, sendThroughNode } from '../smsCampaign';
+import type { CampaignSender } from '../smsCampaign';
 import { median, sendsPerSecond } from '../stats';
 
 const SENDS = 2000;
@@ -35,14 +36,19 @@ function cpuMsPerSend(since: NodeJS.CpuUsage, sends: number): number {
 	return (used.user + used.system) / 1000 / sends;
 }
 
-async function nodeSample(sandbox: BenchSandbox, runTag: string, sends = SENDS): Promise<NodeSample> {
+async function nodeSample(
+	sandbox: BenchSandbox,
+	runTag: string,
+	sends = SENDS,
+	sender: CampaignSender = 'messaging',
+): Promise<NodeSample> {
 	await sandbox.clearRequests();
 	const startedAt = Date.now();
 	const cpuAtStart = process.cpuUsage();
 	const outcome = await withinTime(
-		sendThroughNode(campaignRows(sends, runTag), { baseUrl: sandbox.url, apiKey: sandbox.apiKey, options: {} }),
+		sendThroughNode(campaignRows(sends, runTag), { baseUrl: sandbox.url, apiKey: sandbox.apiKey, options: {} }, sender),
 		RUN_LIMIT_MS,
-		'Overhead: node run',
+		`Overhead: ${sender} node run`,
 	);
 	const cpuMs = cpuMsPerSend(cpuAtStart, sends);
 	if (outcome.failed > 0) throw new Error(`Overhead: ${outcome.failed} node sends failed without a rate limit: ${outcome.firstError}`);
@@ -82,10 +88,12 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 	await nodeSample(sandbox, 'overhead-warm-node', WARM_UP_SENDS);
 	await plainSample(sandbox, 'overhead-warm-plain', 'keep-alive', WARM_UP_SENDS);
 	await plainSample(sandbox, 'overhead-warm-plain-closing', 'connection-per-request', WARM_UP_SENDS);
+	await nodeSample(sandbox, 'overhead-warm-floor', WARM_UP_SENDS, 'helper-floor');
 
 	const nodeSamples: NodeSample[] = [];
 	const plainSamples: PlainSample[] = [];
 	const closingPlainSamples: PlainSample[] = [];
+	const floorSamples: NodeSample[] = [];
 	for (let repetition = 0; repetition < repetitions; repetition++) {
 		const runs = [
 			async () => nodeSamples.push(await nodeSample(sandbox, `overhead-node-${repetition}`)),
@@ -94,6 +102,7 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 				closingPlainSamples.push(
 					await plainSample(sandbox, `overhead-plain-closing-${repetition}`, 'connection-per-request'),
 				),
+			async () => floorSamples.push(await nodeSample(sandbox, `overhead-floor-${repetition}`, SENDS, 'helper-floor')),
 		];
 		for (let turn = 0; turn < runs.length; turn++) await runs[(repetition + turn) % runs.length]();
 	}
@@ -101,6 +110,7 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 	const nodeRate = median(nodeSamples.map((sample) => sample.sendsPerSecond));
 	const plainRate = median(plainSamples.map((sample) => sample.sendsPerSecond));
 	const closingPlainRate = median(closingPlainSamples.map((sample) => sample.sendsPerSecond));
+	const floorRate = median(floorSamples.map((sample) => sample.sendsPerSecond));
 	const ratio = nodeRate / plainRate;
 	return {
 		title: '1. Overhead',
@@ -125,6 +135,9 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 				label: 'plain axios, a connection per request, CPU ms per send',
 				value: formatNumber(median(closingPlainSamples.map((sample) => sample.cpuMsPerSend)), 2),
 			},
+			{ label: 'bare-helper node sends/s', value: formatNumber(floorRate, 1) },
+			{ label: 'ratio bare-helper node / plain', value: formatNumber(floorRate / plainRate, 2) },
+			{ label: 'bare-helper node CPU ms per send', value: formatNumber(median(floorSamples.map((sample) => sample.cpuMsPerSend)), 2) },
 			{ label: 'ideal sends/s (concurrency / latency)', value: formatNumber((CONCURRENCY * 1000) / LATENCY_MS, 1) },
 		],
 		targets: [

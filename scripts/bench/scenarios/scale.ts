@@ -2,6 +2,7 @@ import type { BenchSandbox } from '../benchSandbox';
 import { firstJsonLine, spawnTypeScript, waitForExit } from '../childProcess';
 import { formatNumber } from '../report';
 import type { ScenarioReport } from '../report';
+import type { CampaignSender } from '../smsCampaign';
 import { median } from '../stats';
 
 const ITEMS = 10_000;
@@ -20,8 +21,14 @@ interface ProbeReport {
 	retainedHeapBytes: number;
 }
 
-async function probe(sandbox: BenchSandbox, items: number, runTag: string): Promise<ProbeReport> {
+async function probe(
+	sandbox: BenchSandbox,
+	items: number,
+	runTag: string,
+	sender: CampaignSender = 'messaging',
+): Promise<ProbeReport> {
 	const child = spawnTypeScript('scaleProbe.ts', {
+		BENCH_SENDER: sender,
 		BENCH_ITEMS: String(items),
 		BENCH_SANDBOX_URL: sandbox.url,
 		BENCH_API_KEY: sandbox.apiKey,
@@ -42,13 +49,16 @@ export async function measureScale(sandbox: BenchSandbox, repetitions: number): 
 	await sandbox.configure({ latency: { fixedMs: LATENCY_MS, jitterMs: 0 }, rateLimit: null });
 	const baselines: ProbeReport[] = [];
 	const fullRuns: ProbeReport[] = [];
+	const floorRuns: ProbeReport[] = [];
 	for (let repetition = 0; repetition < repetitions; repetition++) {
 		baselines.push(await probe(sandbox, BASELINE_ITEMS, `scale-base-${repetition}`));
 		fullRuns.push(await probe(sandbox, ITEMS, `scale-full-${repetition}`));
+		floorRuns.push(await probe(sandbox, ITEMS, `scale-floor-${repetition}`, 'helper-floor'));
 	}
 	const baselineMb = median(baselines.map((run) => run.peakRssBytes)) / BYTES_PER_MB;
 	const fullMb = median(fullRuns.map((run) => run.peakRssBytes)) / BYTES_PER_MB;
 	const extraMb = fullMb - baselineMb;
+	const floorExtraMb = median(floorRuns.map((run) => run.peakRssBytes)) / BYTES_PER_MB - baselineMb;
 	const retainedExtraMb =
 		(median(fullRuns.map((run) => run.retainedHeapBytes)) - median(baselines.map((run) => run.retainedHeapBytes))) / BYTES_PER_MB;
 	return {
@@ -62,6 +72,7 @@ export async function measureScale(sandbox: BenchSandbox, repetitions: number): 
 			{ label: 'extra peak RSS MB', value: formatNumber(extraMb, 1) },
 			{ label: 'extra heap still reachable after the run (full GC) MB', value: formatNumber(retainedExtraMb, 1) },
 			{ label: `${formatNumber(ITEMS)}-item run s`, value: formatNumber(median(fullRuns.map((run) => run.wallMs)) / 1000, 2) },
+			{ label: `bare-helper node, ${formatNumber(ITEMS)} items: extra peak RSS MB`, value: formatNumber(floorExtraMb, 1) },
 		],
 		targets: [{ target: `Scale: ≤ ${TARGET_EXTRA_MB} MB extra peak RSS`, measured: `${formatNumber(extraMb, 1)} MB`, holds: extraMb <= TARGET_EXTRA_MB }],
 	};

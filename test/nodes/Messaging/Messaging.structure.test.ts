@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { NodeHelpers } from 'n8n-workflow';
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { MessagingApi } from '../../../credentials/MessagingApi.credentials';
 import { Messaging } from '../../../nodes/Messaging/Messaging.node';
@@ -197,21 +203,31 @@ describe('Messaging node description', () => {
 describe('Messaging API credential', () => {
 	const credential = new MessagingApi();
 
-	test('has a password API key, a required base URL and applies a Bearer header generically', () => {
+	test('has a password API key and a required base URL', () => {
 		expect(credential.name).toBe('messagingApi');
 		expect(credential.displayName).toBe('Messaging API');
 		const [apiKey, baseUrl] = credential.properties;
 		expect(apiKey).toMatchObject({ name: 'apiKey', typeOptions: { password: true }, required: true });
 		expect(baseUrl).toMatchObject({ name: 'baseUrl', required: true, placeholder: 'e.g. https://api.example.com' });
-		expect(credential.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
-		});
 		expect(credential.documentationUrl).toMatch(/^https:\/\//);
 		const credentialDir = path.join(__dirname, '../../../credentials');
 		expect(
 			existsSync(path.join(credentialDir, 'messaging.svg')) &&
 				existsSync(path.join(credentialDir, 'messaging.dark.svg')),
 		).toBe(true);
+	});
+
+	test('adds the key as a Bearer header, keeps the other headers and leaves the request it was given alone', async () => {
+		const authenticate = credential.authenticate as (
+			credentials: ICredentialDataDecryptedObject,
+			request: IHttpRequestOptions,
+		) => Promise<IHttpRequestOptions>;
+		const request: IHttpRequestOptions = { url: 'https://api.example.com/v1/sms/send', headers: { accept: 'application/json' } };
+		const authenticated = await authenticate({ apiKey: 'sk_live_123', baseUrl: 'https://api.example.com' }, request);
+		expect(authenticated.headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_live_123' });
+		expect(authenticated.url).toBe(request.url);
+		expect(request.headers).toEqual({ accept: 'application/json' });
+		const withoutHeaders = await authenticate({ apiKey: 'k2' }, { url: 'https://api.example.com' });
+		expect(withoutHeaders.headers).toEqual({ Authorization: 'Bearer k2' });
 	});
 });
