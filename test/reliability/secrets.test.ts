@@ -300,7 +300,7 @@ describe('the credential test never shows the key it tests', () => {
 		[
 			'a 500 cut off in the middle of the key',
 			{ status: 500, bodyKind: 'text', body: `${'x'.repeat(470)} ${API_KEY}` } as FaultAction,
-			/^The Messaging API answered 500/,
+			/^The Messaging API answered HTTP 500\. Try again later\./,
 		],
 		[
 			'a 404 page that echoes the key',

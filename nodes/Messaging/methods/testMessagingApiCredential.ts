@@ -51,12 +51,10 @@ export async function testMessagingApiCredential(
 
 	const { statusCode } = response;
 	const provider = readProviderMessage(response.body, apiKey).message;
-	const detail = provider ? ` (${withoutSecret(provider, apiKey)})` : '';
+	// The provider's words come last and apart: they often carry advice of their own, which must not blur ours.
+	const providerSaid = provider ? ` The API said: "${withoutSecret(provider, apiKey)}"` : '';
 	if (statusCode === 401 || statusCode === 403) {
-		return {
-			status: 'Error',
-			message: `API key rejected: the Messaging API answered ${statusCode}${detail}. Check the API Key.`,
-		};
+		return { status: 'Error', message: `API key rejected (HTTP ${statusCode}). Check the API Key.${providerSaid}` };
 	}
 	if (statusCode === 400 || statusCode === 422 || (statusCode >= 200 && statusCode < 300)) {
 		return { status: 'OK', message: 'API key accepted' };
@@ -64,8 +62,8 @@ export async function testMessagingApiCredential(
 	if (statusCode === 404) {
 		return {
 			status: 'Error',
-			message: `No Messaging API found at ${baseUrl} (404 for /v1/sms/send)${detail}. Set Base URL to the API root, without /v1.`,
+			message: `No Messaging API found at ${baseUrl} (HTTP 404 for /v1/sms/send). Set Base URL to the API root, without /v1.${providerSaid}`,
 		};
 	}
-	return { status: 'Error', message: `The Messaging API answered ${statusCode}${detail}. Try again later.` };
+	return { status: 'Error', message: `The Messaging API answered HTTP ${statusCode}. Try again later.${providerSaid}` };
 }

@@ -31,8 +31,9 @@ describe('Messaging API credential test', () => {
 		const result = await runCredentialTest({ baseUrl: sandbox().url, apiKey: 'sk_not_the_key_123456' });
 
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^API key rejected: the Messaging API answered 401/);
-		expect(result.message).toContain('Check the API Key');
+		expect(result.message).toBe(
+			'API key rejected (HTTP 401). Check the API Key. The API said: "The API key is not valid. Check the key in your credential."',
+		);
 		expect(result.message).not.toContain('sk_not_the_key_123456');
 	});
 
@@ -40,8 +41,9 @@ describe('Messaging API credential test', () => {
 		const result = await runCredentialTest({ baseUrl: `${sandbox().url}/v1`, apiKey: sandbox().apiKey });
 
 		expect(result.status).toBe('Error');
-		expect(result.message).toContain('No Messaging API found at');
-		expect(result.message).toContain('without /v1');
+		expect(result.message).toMatch(
+			/^No Messaging API found at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 404 for \/v1\/sms\/send\)\. Set Base URL to the API root, without \/v1\./,
+		);
 	});
 
 	test('an unreachable base URL and missing fields fail before or without a request', async () => {
