@@ -1,15 +1,11 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { readProviderMessage } from '../transport/failureFacts';
+import { readProviderMessage, redactSecret } from '../transport/failureFacts';
 import { joinUrl } from '../transport/sendMessagingRequest';
 
 interface LegacyFullResponse {
 	statusCode: number;
 	body?: unknown;
-}
-
-function withoutSecret(text: string, secret: string): string {
-	return secret ? text.split(secret).join('***') : text;
 }
 
 /**
@@ -45,14 +41,14 @@ export async function testMessagingApiCredential(
 		const reason = typeof code === 'string' ? code : String(message ?? 'unknown error');
 		return {
 			status: 'Error',
-			message: withoutSecret(`Could not reach ${baseUrl}: ${reason}. Check the Base URL.`, apiKey),
+			message: redactSecret(`Could not reach ${baseUrl}: ${reason}. Check the Base URL.`, apiKey),
 		};
 	}
 
 	const { statusCode } = response;
-	const provider = readProviderMessage(response.body, apiKey).message;
+	const provider = redactSecret(readProviderMessage(response.body, apiKey).message, apiKey);
 	// The provider's words come last and apart: they often carry advice of their own, which must not blur ours.
-	const providerSaid = provider ? ` The API said: "${withoutSecret(provider, apiKey)}"` : '';
+	const providerSaid = provider ? ` The API said: "${provider}"` : '';
 	if (statusCode === 401 || statusCode === 403) {
 		return { status: 'Error', message: `API key rejected (HTTP ${statusCode}). Check the API Key.${providerSaid}` };
 	}

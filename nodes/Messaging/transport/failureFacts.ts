@@ -37,13 +37,22 @@ function messageOf(entry: unknown): string | undefined {
 	return undefined;
 }
 
+/** The one way the API key is masked in any text a user may see: errors, error items, credential-test messages. */
+export function redactSecret(text: string, secret: string | undefined): string;
+export function redactSecret(text: string | undefined, secret: string | undefined): string | undefined;
+export function redactSecret(text: string | undefined, secret: string | undefined): string | undefined {
+	if (!text || !secret) return text;
+	return text.split(secret).join('***');
+}
+
 /** The key is taken out before anything is clipped: a clip through the key would leave a part no later redaction finds. */
 function withoutSecret(body: unknown, secret: string): unknown {
 	const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
-	if (typeof text === 'string') return text.split(secret).join('***');
+	if (typeof text === 'string') return redactSecret(text, secret);
 	if (text && typeof text === 'object') {
+		// Inside JSON the key appears escaped, so the escaped form is what gets masked.
 		const escaped = JSON.stringify(secret).slice(1, -1);
-		return JSON.parse(JSON.stringify(text).split(escaped).join('***')) as unknown;
+		return JSON.parse(redactSecret(JSON.stringify(text), escaped)) as unknown;
 	}
 	return text;
 }

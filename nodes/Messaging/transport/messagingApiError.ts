@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { ClassifiedFailure } from '../throughput/retryPolicy';
+import { redactSecret } from './failureFacts';
 import type { FailureFacts } from './failureFacts';
 
 const NOT_SENT_CODES = new Set([
@@ -143,11 +144,6 @@ function explain(facts: FailureFacts, context: FailureContext): { summary: strin
 	};
 }
 
-function redact(text: string | undefined, secret: string | undefined): string | undefined {
-	if (!text || !secret) return text;
-	return text.split(secret).join('***');
-}
-
 /** The one place failures become user-facing: built from plain facts so no client internals can leak. */
 export function messagingApiError(
 	node: INode,
@@ -155,9 +151,9 @@ export function messagingApiError(
 	itemIndex: number,
 	context: FailureContext,
 ): NodeApiError {
-	const providerMessage = redact(facts.providerMessage, context.apiKey);
+	const providerMessage = redactSecret(facts.providerMessage, context.apiKey);
 	const { summary, whatToDo } = explain(
-		{ ...facts, providerField: redact(facts.providerField, context.apiKey) },
+		{ ...facts, providerField: redactSecret(facts.providerField, context.apiKey) },
 		context,
 	);
 	const message = providerMessage ? `${summary}: ${providerMessage}` : summary;
