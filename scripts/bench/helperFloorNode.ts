@@ -6,7 +6,10 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { SMS_ENTITY_ID, SMS_TEMPLATE_ID } from './smsCampaign';
+import { forEachWithConcurrency } from '../../nodes/Messaging/throughput/pool';
+import { joinUrl } from '../../nodes/Messaging/transport/sendMessagingRequest';
+import { smsFormBody } from './campaignRows';
+import type { CampaignRow } from './campaignRows';
 
 const CREDENTIAL_TYPE = 'messagingApi';
 const CONCURRENCY = 5;
@@ -34,38 +37,26 @@ export class HelperFloor implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		const url = `${String(credentials.baseUrl).replace(/\/+$/, '')}/v1/sms/send`;
+		const url = joinUrl(String(credentials.baseUrl), '/v1/sms/send');
 		const credentialOptions = {
 			credentialsDecrypted: { id: '1', name: 'Messaging API', type: CREDENTIAL_TYPE, data: credentials },
 		};
 		const output: INodeExecutionData[] = new Array(items.length);
-		let next = 0;
-		const lane = async () => {
-			while (next < items.length) {
-				const index = next++;
-				const row = items[index].json;
-				const body = new URLSearchParams({
-					to: String(row.phone),
-					entity_id: SMS_ENTITY_ID,
-					template_id: SMS_TEMPLATE_ID,
-					content: JSON.stringify({ customer_name: row.name, order_id: row.orderId, eta: row.eta }),
-				}).toString();
-				const acknowledgement = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					CREDENTIAL_TYPE,
-					{
-						method: 'POST',
-						url,
-						headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-						body,
-						json: true,
-					},
-					credentialOptions,
-				)) as IDataObject;
-				output[index] = { json: acknowledgement, pairedItem: { item: index } };
-			}
-		};
-		await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+		await forEachWithConcurrency(items.length, CONCURRENCY, async (index) => {
+			const acknowledgement = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{
+					method: 'POST',
+					url,
+					headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+					body: smsFormBody(items[index].json as unknown as CampaignRow),
+					json: true,
+				},
+				credentialOptions,
+			)) as IDataObject;
+			output[index] = { json: acknowledgement, pairedItem: { item: index } };
+		});
 		return [output];
 	}
 }

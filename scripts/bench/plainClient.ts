@@ -1,8 +1,8 @@
 import axios from 'axios';
 import http from 'node:http';
 
-import { SMS_ENTITY_ID, SMS_TEMPLATE_ID } from './smsCampaign';
-import type { CampaignRow } from './smsCampaign';
+import { smsFormBody } from './campaignRows';
+import type { CampaignRow } from './campaignRows';
 
 export interface PlainRunOutcome {
 	wallMs: number;
@@ -43,15 +43,9 @@ export async function sendWithPlainAxios(
 	const sendLane = async () => {
 		while (nextRow < rows.length) {
 			const row = rows[nextRow++];
-			const body = new URLSearchParams({
-				to: row.phone,
-				entity_id: SMS_ENTITY_ID,
-				template_id: SMS_TEMPLATE_ID,
-				content: JSON.stringify({ customer_name: row.name, order_id: row.orderId, eta: row.eta }),
-			}).toString();
 			const response = await client.post(
 				'/v1/sms/send',
-				body,
+				smsFormBody(row),
 				connections === 'connection-per-request' ? { httpAgent: new http.Agent({ keepAlive: false }) } : undefined,
 			);
 			if (response.status === 200 && typeof response.data?.message_id === 'string') delivered++;

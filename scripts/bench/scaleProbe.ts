@@ -1,6 +1,7 @@
 import './preferTypeScriptSources';
 
-import { campaignRows, sendThroughNode } from './smsCampaign';
+import { campaignRows } from './campaignRows';
+import { sendThroughNode } from './smsCampaign';
 import type { CampaignSender } from './smsCampaign';
 
 function collectGarbage(): void {

@@ -1,31 +1,9 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { loadWorkflowFixture, runWorkflow } from '../../test/helpers/runWorkflow';
-import type { WorkflowJson } from '../../test/helpers/runWorkflow';
+import type { RunWorkflowOptions, WorkflowJson } from '../../test/helpers/runWorkflow';
+import type { CampaignRow } from './campaignRows';
 import { HelperFloor } from './helperFloorNode';
-
-export const SMS_ENTITY_ID = '1201159876543210123';
-export const SMS_TEMPLATE_ID = '1207161111111111111';
-
-export interface CampaignRow {
-	phone: string;
-	name: string;
-	orderId: string;
-	eta: string;
-}
-
-/**
- * One row per message. `orderId` carries the run tag and the row index, so every message the sandbox
- * accepts can be traced back to exactly one item (duplicates and losses are counted from it).
- */
-export function campaignRows(count: number, runTag: string): CampaignRow[] {
-	return Array.from({ length: count }, (_, index) => ({
-		phone: `+9198${String(10_000_000 + index).padStart(8, '0')}`,
-		name: `Customer ${index}`,
-		orderId: `${runTag}-${index}`,
-		eta: '24 Nov',
-	}));
-}
 
 export interface NodeRunOutcome {
 	wallMs: number;
@@ -69,6 +47,14 @@ function helperFloorWorkflow(): WorkflowJson {
 	};
 }
 
+/** What differs between the senders; the run itself is the same workflow harness for both. */
+function senderRun(sender: CampaignSender, settings: NodeRunSettings): Pick<RunWorkflowOptions, 'workflow' | 'parameters' | 'extraNodeTypes'> {
+	if (sender === 'helper-floor') {
+		return { workflow: helperFloorWorkflow(), extraNodeTypes: { [HELPER_FLOOR_TYPE]: new HelperFloor() } };
+	}
+	return { workflow: loadWorkflowFixture('sms-send'), parameters: { Messaging: { options: settings.options } } };
+}
+
 /** Sends the rows through a node in a real workflow run (n8n-core's WorkflowExecute); the Messaging node by default. */
 export async function sendThroughNode(
 	rows: CampaignRow[],
@@ -78,12 +64,10 @@ export async function sendThroughNode(
 	const items: INodeExecutionData[] = rows.map((row) => ({ json: { ...row } }));
 	const started = performance.now();
 	const { outputs, error } = await runWorkflow({
-		workflow: sender === 'messaging' ? loadWorkflowFixture('sms-send') : helperFloorWorkflow(),
+		...senderRun(sender, settings),
 		credentials: { baseUrl: settings.baseUrl, apiKey: settings.apiKey },
 		items,
-		parameters: sender === 'messaging' ? { Messaging: { options: settings.options } } : {},
 		continueOnFail: true,
-		...(sender === 'helper-floor' ? { extraNodeTypes: { [HELPER_FLOOR_TYPE]: new HelperFloor() } } : {}),
 	});
 	const wallMs = performance.now() - started;
 	if (error) throw new Error(`The workflow run failed: ${error.message}`);

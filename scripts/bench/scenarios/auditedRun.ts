@@ -1,7 +1,8 @@
 import type { BenchSandbox } from '../benchSandbox';
 import { auditDeliveries, countRateLimited } from '../deliveryAudit';
 import { withinTime } from '../runGuard';
-import { campaignRows, sendThroughNode } from '../smsCampaign';
+import { campaignRows } from '../campaignRows';
+import { sendThroughNode } from '../smsCampaign';
 
 export interface AuditedRun {
 	wallMs: number;

@@ -4,7 +4,8 @@ import type { PlainConnections } from '../plainClient';
 import { formatNumber } from '../report';
 import type { ScenarioReport } from '../report';
 import { withinTime } from '../runGuard';
-import { campaignRows, sendThroughNode } from '../smsCampaign';
+import { campaignRows } from '../campaignRows';
+import { sendThroughNode } from '../smsCampaign';
 import type { CampaignSender } from '../smsCampaign';
 import { median, sendsPerSecond } from '../stats';
 
