@@ -64,12 +64,15 @@ async function main(): Promise<number> {
 		await admin?.configure({ lifecycle: { stepDelayMs: DEMO_LIFECYCLE_STEP_MS } });
 
 		const sent: Sent[] = [];
+		const routed: Sent[] = [];
 		for (const example of runnable) {
 			console.log(`› Running "${example.workflow.name}"`);
 			try {
 				const run = await executeWorkflow(stack.cli, example.workflow.id);
 				for (const node of example.messagingNodes) {
 					for (const ack of outputItemsOf(run, node.name)) sent.push({ example, nodeName: node.name, ack: ack as Sent['ack'] });
+					// Rows the example routes to its error branch on purpose (a bad number, a refused template).
+					for (const row of outputItemsOf(run, node.name, 1)) routed.push({ example, nodeName: node.name, error: String(row.error) });
 				}
 			} catch (error) {
 				sent.push({ example, nodeName: example.messagingNodes[0].name, error: (error as Error).message.split('\n').slice(0, 3).join(' ') });
@@ -79,9 +82,13 @@ async function main(): Promise<number> {
 		console.log(`\nWhat was sent${admin ? ' (as the sandbox received it)' : ''} and the acknowledgements\n`);
 		console.log(admin ? sentTable(sent, await admin.requests()) : acknowledgementTable(sent));
 		if (admin) console.log(`\n${await eventsTable(admin, sent)}`);
+		if (routed.length) {
+			console.log('\nRows sent down the error output (On Error → Continue (using error output)), as the example intends\n');
+			console.log(renderTable(['example', 'node', 'error'], routed.map(({ example, nodeName, error }) => [shortName(example), nodeName, truncate(error ?? '', 90)])));
+		}
 		const failed = sent.filter((entry) => entry.error);
 		for (const entry of failed) console.log(`\n✗ ${entry.example.workflow.name}: ${entry.error}`);
-		console.log(`\n${sent.length - failed.length} of ${sent.length} sends acknowledged.`);
+		console.log(`\n${sent.length - failed.length} of ${sent.length} sends acknowledged${routed.length ? `; ${routed.length} rows on error outputs` : ''}.`);
 		return failed.length === 0 && sent.length > 0 ? 0 : 1;
 	} finally {
 		await stack?.stop();
@@ -124,7 +131,14 @@ function shortName(example: Example): string {
 
 /** Waits for the SMS sends to reach a final status at their callback URL, then lists every delivery attempt. */
 async function eventsTable(admin: SandboxAdmin, sent: Sent[]): Promise<string> {
-	const smsIds = new Set(sent.filter((entry) => entry.ack?.channel === 'sms').map((entry) => entry.ack!.message_id));
+	const withCallback = new Set(
+		(await admin.requests())
+			.filter((request) => (request.fields as Record<string, unknown> | undefined)?.callback_url)
+			.map((request) => (request.response as { body?: { message_id?: string } })?.body?.message_id),
+	);
+	const smsIds = new Set(
+		sent.filter((entry) => entry.ack?.channel === 'sms' && withCallback.has(entry.ack.message_id)).map((entry) => entry.ack!.message_id),
+	);
 	const deadline = Date.now() + EVENTS_WAIT_MS;
 	let deliveries = await admin.webhookDeliveries();
 	const finished = () =>

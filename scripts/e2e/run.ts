@@ -8,6 +8,7 @@ import path from 'node:path';
 
 import { checkDeliveryEvents } from '../../test/e2e/delivery-events.e2e';
 import { checkEditor } from '../../test/e2e/editor.e2e';
+import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 import { checkExamples } from '../../test/e2e/examples.e2e';
 import { CheckRunner } from '../../test/e2e/harness';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
@@ -71,6 +72,9 @@ async function main(): Promise<number> {
 		console.log(`  (${elapsed(phase)})\nDelivery events`);
 		phase = Date.now();
 		await checkDeliveryEvents(context, runner, acknowledgements.get('exSmsOrderDlt001'));
+		console.log(`  (${elapsed(phase)})\nError output`);
+		phase = Date.now();
+		await checkErrorOutput(context, runner);
 		console.log(`  (${elapsed(phase)})\nEditor in Chromium`);
 		phase = Date.now();
 		await checkEditor(context, runner);

@@ -119,10 +119,15 @@ function parseRunJson(stdout: string): ExecutionResult | undefined {
 	}
 }
 
-export function outputItemsOf(run: ExecutionResult, nodeName: string): Array<Record<string, unknown>> {
+/** The items a node sent down one of its outputs (0: main, 1: the error output of "Continue (using error output)"). */
+export function nodeOutput(run: ExecutionResult, nodeName: string, output = 0): Array<{ json: Record<string, unknown>; pairedItem?: unknown }> {
 	const nodeRuns = run.data.resultData.runData[nodeName];
 	if (!nodeRuns?.length) throw new Error(`Node "${nodeName}" did not run.`);
 	const [first] = nodeRuns;
 	if (first.error) throw new Error(`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`.trim());
-	return (first.data?.main?.[0] ?? []).map((item) => item.json);
+	return first.data?.main?.[output] ?? [];
+}
+
+export function outputItemsOf(run: ExecutionResult, nodeName: string, output = 0): Array<Record<string, unknown>> {
+	return nodeOutput(run, nodeName, output).map((item) => item.json);
 }

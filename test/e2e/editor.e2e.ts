@@ -10,6 +10,11 @@ import { listExecutions, waitFor } from './n8n-executions';
 
 const UI_TIMEOUT_MS = 60_000;
 const EDITOR_RUN_EXAMPLE = { id: 'exWaLeadFollow01', trigger: 'Try it with a sample lead', messagingNode: 'Send lead follow-up' };
+const ERROR_BRANCH_EXAMPLE = {
+	id: 'exSmsErrBranch01',
+	trigger: 'Run the campaign',
+	branchEnds: ['Mark as sent', 'Review failed rows'],
+};
 const SMS_FIELDS = ['To', 'DLT Entity ID', 'DLT Template ID', 'Template Variables'];
 const TEMPLATE_FIELDS = ['Template Name', 'Components'];
 const SESSION_FIELDS = ['Text'];
@@ -71,6 +76,25 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 		await page.locator('[data-test-id=output-panel]').getByText(messageId).first().waitFor();
 		await screenshot('example-run-output.png');
 		await page.keyboard.press('Escape');
+	});
+
+	await runner.check('the error-branch example run from the editor: 2 items on the success branch, 2 on the error branch', async () => {
+		const before = (await context.sandbox.requests()).length;
+		await page.goto(`${context.n8nBaseUrl}/workflow/${ERROR_BRANCH_EXAMPLE.id}`);
+		await page.locator('[data-test-id=canvas-wrapper]').waitFor();
+		await page.locator(`[data-test-id="execute-workflow-button-${ERROR_BRANCH_EXAMPLE.trigger}"]`).click({ force: true });
+		const execution = await waitFor('the editor run to finish', UI_TIMEOUT_MS, async () => {
+			const [latest] = await listExecutions(context.rest, ERROR_BRANCH_EXAMPLE.id);
+			return latest && latest.mode === 'manual' && latest.status !== 'running' && latest.status !== 'new' ? latest : undefined;
+		});
+		assertEqual(execution.status, 'success', 'status of the run started in the editor');
+		assertEqual((await context.sandbox.requests()).length - before, 3, 'requests sent (one row failed validation)');
+		for (const branchEnd of ERROR_BRANCH_EXAMPLE.branchEnds) {
+			const node = page.locator('[data-test-id=canvas-node]').filter({ hasText: branchEnd });
+			await node.first().waitFor();
+		}
+		await page.getByText('2 items').nth(1).waitFor();
+		await screenshot('error-branch-run.png');
 	});
 
 	await runner.check('searching "Messaging" in the nodes panel finds the node, with its icon', async () => {

@@ -34,6 +34,8 @@ export interface RunWorkflowOptions {
 	/** Overrides merged into the named node's parameters, e.g. { Messaging: { options: {...} } }. */
 	parameters?: Record<string, Record<string, unknown>>;
 	continueOnFail?: boolean;
+	/** The Messaging node's Settings → On Error; wins over `continueOnFail`. */
+	onError?: INode['onError'];
 	/** Node types beyond the harness's own, by full type name. */
 	extraNodeTypes?: Record<string, INodeType>;
 }
@@ -41,6 +43,8 @@ export interface RunWorkflowOptions {
 export interface WorkflowRunResult {
 	/** Output items of every node that ran, by node name (first run, first output). */
 	outputs: Record<string, INodeExecutionData[]>;
+	/** Items each node sent down its error output (On Error → Continue (using error output)), by node name. */
+	errorOutputs: Record<string, INodeExecutionData[]>;
 	error?: ExecutionError;
 	run: IRun;
 }
@@ -97,12 +101,17 @@ function additionalDataFor(
  * credential applied as n8n applies it, so requests go over real HTTP to whatever Base URL is given.
  */
 export async function runWorkflow(options: RunWorkflowOptions): Promise<WorkflowRunResult> {
+	const onError =
+		options.onError ??
+		(options.continueOnFail === undefined
+			? undefined
+			: options.continueOnFail
+				? ('continueRegularOutput' as const)
+				: ('stopWorkflow' as const));
 	const nodes: INode[] = structuredClone(options.workflow.nodes).map((node) => ({
 		...node,
 		parameters: { ...node.parameters, ...(options.parameters?.[node.name] ?? {}) } as INode['parameters'],
-		...(options.continueOnFail !== undefined && node.type === 'n8n-nodes-messaging.messaging'
-			? { onError: options.continueOnFail ? ('continueRegularOutput' as const) : ('stopWorkflow' as const) }
-			: {}),
+		...(onError !== undefined && node.type === 'n8n-nodes-messaging.messaging' ? { onError } : {}),
 	}));
 	const workflowData = { ...options.workflow, nodes };
 	const workflow = new Workflow({
@@ -139,9 +148,11 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 	const run = await finished;
 
 	const outputs: Record<string, INodeExecutionData[]> = {};
+	const errorOutputs: Record<string, INodeExecutionData[]> = {};
 	for (const [nodeName, taskData] of Object.entries(run.data.resultData.runData)) {
-		const main = taskData[0]?.data?.main?.[0];
+		const [main, errorOutput] = taskData[0]?.data?.main ?? [];
 		if (main) outputs[nodeName] = main;
+		if (errorOutput) errorOutputs[nodeName] = errorOutput;
 	}
-	return { outputs, error: run.data.resultData.error, run };
+	return { outputs, errorOutputs, error: run.data.resultData.error, run };
 }

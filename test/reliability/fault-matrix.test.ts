@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { closedPortUrl } from '../../sandbox';
 import type { FaultAction, FaultBodyKind } from '../../sandbox';
@@ -246,18 +246,19 @@ const faultCases: FaultCase[] = [
 
 /**
  * - continueOnFail: the faulted item becomes an error item in its own slot, the others are sent once;
+ * - errorOutput: the faulted item leaves by the error output, paired to its input, the others by the success output;
  * - stop: the run fails naming the item, the provider's words kept in the error details;
  * - key, fault once: with an Idempotency Key a failure that may be retried is, and the item is sent once;
  * - key, fault on every try: the item fails after its tries and was still accepted at most once.
  */
-type Mode = 'continueOnFail' | 'stop' | 'key, fault once' | 'key, fault on every try';
+type Mode = 'continueOnFail' | 'errorOutput' | 'stop' | 'key, fault once' | 'key, fault on every try';
 
 const sandbox = useSandbox();
 const tally = createTally();
 reportTallyAfterAll('fault matrix', tally);
 
 function modesFor(fault: FaultCase): Mode[] {
-	const modes: Mode[] = ['continueOnFail', 'stop'];
+	const modes: Mode[] = ['continueOnFail', 'errorOutput', 'stop'];
 	if (fault.action !== null) modes.push('key, fault once');
 	if (fault.failureClass === 'maybe_processed' || fault.failureClass === 'not_sent')
 		modes.push('key, fault on every try');
@@ -299,7 +300,7 @@ async function runCase(
 	fault: FaultCase,
 	caseNumber: number,
 	mode: Mode,
-): Promise<{ result: WorkflowRunResult; phones: string[]; faulted: number[] }> {
+): Promise<{ result: WorkflowRunResult; items: Array<{ json: IDataObject }>; phones: string[]; faulted: number[] }> {
 	const modeNumber = modesFor(fault).indexOf(mode);
 	const channel = channelFor(caseNumber);
 	const phones = [0, 1, 2].map((itemIndex) => phoneFor(caseNumber, modeNumber, itemIndex));
@@ -324,15 +325,30 @@ async function runCase(
 		...(fault.timeoutMs ? { timeout: fault.timeoutMs } : {}),
 		...(withKey(mode) ? { idempotencyKey: '=reliability-{{ $json.to }}' } : {}),
 	};
+	const items = phones.map((phone, itemIndex) => ({
+		json: channel.item(phone, `${caseNumber}-${modeNumber}-${itemIndex}`),
+	}));
 	const result = await runWorkflow({
 		workflow: messagingWorkflow({ ...channel.parameters, options }),
 		credentials: { baseUrl: fault.action === null ? await closedPortUrl() : sandbox().url, apiKey: sandbox().apiKey },
-		items: phones.map((phone, itemIndex) => ({
-			json: channel.item(phone, `${caseNumber}-${modeNumber}-${itemIndex}`),
-		})),
-		continueOnFail: mode !== 'stop',
+		items,
+		onError: ON_ERROR[mode],
 	});
-	return { result, phones, faulted };
+	return { result, items, phones, faulted };
+}
+
+const ON_ERROR: Record<Mode, INode['onError']> = {
+	continueOnFail: 'continueRegularOutput',
+	errorOutput: 'continueErrorOutput',
+	stop: 'stopWorkflow',
+	'key, fault once': 'continueRegularOutput',
+	'key, fault on every try': 'continueRegularOutput',
+};
+
+/** The item that came out for an input item, by its pairing, from whichever output it left by. */
+function outputFor(result: WorkflowRunResult, itemIndex: number): INodeExecutionData | undefined {
+	const left = [...(result.outputs.Messaging ?? []), ...(result.errorOutputs.Messaging ?? [])];
+	return left.find((item) => (item.pairedItem as { item: number } | undefined)?.item === itemIndex);
 }
 
 function acceptedFor(phone: string) {
@@ -349,7 +365,7 @@ function countOutcome(result: WorkflowRunResult, phones: string[], continued: bo
 		const accepted = acceptedFor(phone);
 		if (accepted.length > 1) tally.messagesDuplicated++;
 		if (!continued) return;
-		const output: INodeExecutionData | undefined = result.outputs.Messaging?.[itemIndex];
+		const output = outputFor(result, itemIndex);
 		if (!output) tally.messagesLost++;
 		else if (
 			output.json.message_id !== undefined &&
@@ -417,7 +433,7 @@ describe('provider faults: every item fails clearly, in its own slot, and is nev
 	test.each(table)('$name — $mode', async (row) => {
 		const fault: FaultCase = row;
 		const { mode, caseNumber } = row;
-		const { result, phones, faulted } = await runCase(fault, caseNumber, mode);
+		const { result, items, phones, faulted } = await runCase(fault, caseNumber, mode);
 		countOutcome(result, phones, mode !== 'stop');
 
 		for (const itemIndex of faulted) expect(acceptedFor(phones[itemIndex])).toHaveLength(expectedAccepted(fault, mode));
@@ -461,6 +477,27 @@ describe('provider faults: every item fails clearly, in its own slot, and is nev
 		}
 
 		expect(result.error).toBeUndefined();
+		if (mode === 'errorOutput') {
+			// Without a key nothing is retried past its fault, so every faulted item fails.
+			const failed = faulted;
+			const succeeded = phones.map((_phone, itemIndex) => itemIndex).filter((itemIndex) => !failed.includes(itemIndex));
+			expect((result.outputs.Messaging ?? []).map((item) => item.pairedItem)).toEqual(succeeded.map((item) => ({ item })));
+			expect((result.errorOutputs.Messaging ?? []).map((item) => item.pairedItem)).toEqual(failed.map((item) => ({ item })));
+			for (const itemIndex of failed) {
+				const errorItem = outputFor(result, itemIndex)!;
+				expect(errorItem.json).toEqual({
+					...items[itemIndex].json,
+					error: message,
+					details: { description: expect.any(String), ...(fault.httpCode ? { httpCode: fault.httpCode } : {}) },
+				});
+				expectExplained((errorItem.json.details as IDataObject).description, fault, mode);
+			}
+			for (const itemIndex of succeeded) {
+				const [accepted] = acceptedFor(phones[itemIndex]);
+				expect(outputFor(result, itemIndex)?.json).toEqual(accepted.acknowledgement);
+			}
+			return;
+		}
 		const output = result.outputs.Messaging;
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		phones.forEach((phone, itemIndex) => {

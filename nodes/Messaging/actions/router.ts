@@ -45,11 +45,17 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
-function errorItem(error: Error, itemIndex: number): INodeExecutionData {
-	const json: JsonObject = { error: error.message };
-	const { description } = error as { description?: unknown };
-	if (typeof description === 'string' && description) json.description = description;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+/**
+ * n8n moves an item to the error output only when its json has no keys but `error`, `message` and `details`
+ * (an item-level `error` would work too, but n8n then cuts its json down to the message alone). So with the
+ * error output the facts go under `details`, and n8n adds the input item's fields beside them.
+ */
+function errorItem(context: IExecuteFunctions, error: NodeOperationError | NodeApiError, itemIndex: number): INodeExecutionData {
+	const facts: JsonObject = {};
+	if (typeof error.description === 'string' && error.description) facts.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) facts.httpCode = error.httpCode;
+	const toErrorOutput = context.getNode().onError === 'continueErrorOutput';
+	const json: JsonObject = toErrorOutput ? { error: error.message, details: facts } : { error: error.message, ...facts };
 	return { json, pairedItem: { item: itemIndex } };
 }
 
@@ -78,7 +84,7 @@ function prepareAll(context: IExecuteFunctions, results: INodeExecutionData[], c
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
-			results[itemIndex] = errorItem(nodeError, itemIndex);
+			results[itemIndex] = errorItem(context, nodeError, itemIndex);
 		}
 	}
 	return prepared;
@@ -126,13 +132,17 @@ async function sendAll(
 				results[itemIndex] = item;
 				return;
 			}
-			const error = withTriesMade(outcome.error, context.getNode(), itemIndex, {
-				timeoutMs: settings.timeoutMs,
-				triesMade: outcome.triesMade,
-				apiKey: endpoint.apiKey,
-				idempotent,
-			}) as Error;
-			if (continueOnFail) results[itemIndex] = errorItem(error, itemIndex);
+			const error = asNodeError(
+				context,
+				withTriesMade(outcome.error, context.getNode(), itemIndex, {
+					timeoutMs: settings.timeoutMs,
+					triesMade: outcome.triesMade,
+					apiKey: endpoint.apiKey,
+					idempotent,
+				}),
+				itemIndex,
+			);
+			if (continueOnFail) results[itemIndex] = errorItem(context, error, itemIndex);
 			else stopError ??= { error };
 		},
 		() => stopError === undefined,
