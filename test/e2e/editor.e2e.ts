@@ -94,6 +94,8 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 			await node.first().waitFor();
 		}
 		await page.getByText('2 items').nth(1).waitFor();
+		// The "executed successfully" toast would cover the error branch's last node.
+		await page.locator('.el-notification__closeBtn').first().click({ timeout: 5_000 }).catch(() => undefined);
 		await screenshot('error-branch-run.png');
 	});
 
