@@ -40,6 +40,8 @@ export class MessagingTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Without it n8n answers the literal text "firstEntryJson"; empty, it answers the node's summary.
+				responseData: '',
 				path: 'messaging-events',
 			},
 		],

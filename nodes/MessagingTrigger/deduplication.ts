@@ -1,20 +1,23 @@
-export const RECENT_EVENT_ID_CAPACITY = 1000;
+import { randomUUID } from 'crypto';
 
-/**
- * Remembers the most recent event ids, oldest first, evicting beyond `capacity`.
- * It serialises to a plain string array so it can live in workflow static data.
- */
+/** Event ids one trigger remembers in one n8n process: about 1 MB at the most. */
+export const REMEMBERED_EVENT_IDS = 10_000;
+/** Event ids saved in the workflow's static data, for other n8n processes and for restarts. */
+export const SAVED_EVENT_IDS = 1_000;
+/** n8n writes the whole static data every time, so each trigger saves at most once per interval and process. */
+export const SAVE_INTERVAL_MS = 1_000;
+
+/** Insertion-ordered ids, the oldest evicted beyond `capacity`; every operation is O(1). */
 export class RecentEventIds {
-	private readonly ids: Set<string>;
+	private readonly ids = new Set<string>();
 
 	constructor(
-		storedIds: unknown,
-		private readonly capacity: number = RECENT_EVENT_ID_CAPACITY,
+		storedIds: unknown = [],
+		private readonly capacity: number = SAVED_EVENT_IDS,
 	) {
-		const validIds = Array.isArray(storedIds)
-			? storedIds.filter((id): id is string => typeof id === 'string')
-			: [];
-		this.ids = new Set(validIds.slice(-capacity));
+		if (Array.isArray(storedIds)) {
+			for (const id of storedIds.slice(-capacity)) if (typeof id === 'string') this.add(id);
+		}
 	}
 
 	has(eventId: string): boolean {
@@ -24,17 +27,95 @@ export class RecentEventIds {
 	add(eventId: string): void {
 		this.ids.delete(eventId);
 		this.ids.add(eventId);
-		while (this.ids.size > this.capacity) {
-			const oldest = this.ids.values().next().value as string;
-			this.ids.delete(oldest);
-		}
+		if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as string);
+	}
+
+	delete(eventId: string): void {
+		this.ids.delete(eventId);
 	}
 
 	get size(): number {
 		return this.ids.size;
 	}
 
+	/** The newest `count` ids, oldest first. */
+	newest(count: number): string[] {
+		const all = [...this.ids];
+		return all.slice(Math.max(0, all.length - count));
+	}
+
 	toJSON(): string[] {
 		return [...this.ids];
 	}
+}
+
+/** How the ids travel in static data; the stamp changes with every save, so a reader merges each version once. */
+export interface SavedEventIds {
+	recentEventIds?: unknown;
+	recentEventIdsStamp?: unknown;
+}
+
+const NOT_READ_YET = Symbol('not read yet');
+
+/**
+ * One trigger's memory of accepted event ids in this process. Claiming is synchronous, so two deliveries of one
+ * event that overlap in this process can never both claim it. Saved ids of other processes are merged in as
+ * their versions appear in static data; this memory's own newest ids are offered for saving at most once per
+ * SAVE_INTERVAL_MS.
+ */
+export class EventIdMemory {
+	private readonly ids = new RecentEventIds([], REMEMBERED_EVENT_IDS);
+	private readonly writer = randomUUID();
+	private lastMergedStamp: unknown = NOT_READ_YET;
+	private lastSavedAtMs = -Infinity;
+	private saves = 0;
+	private unsaved = 0;
+
+	constructor(private readonly saveIntervalMs: number = SAVE_INTERVAL_MS) {}
+
+	merge(saved: SavedEventIds): void {
+		if (saved.recentEventIdsStamp === this.lastMergedStamp) return;
+		this.lastMergedStamp = saved.recentEventIdsStamp;
+		if (!Array.isArray(saved.recentEventIds)) return;
+		for (const id of saved.recentEventIds) if (typeof id === 'string' && !this.ids.has(id)) this.ids.add(id);
+	}
+
+	/** True when this delivery is the first to claim the event. */
+	claim(eventId: string): boolean {
+		if (this.ids.has(eventId)) return false;
+		this.ids.add(eventId);
+		this.unsaved++;
+		return true;
+	}
+
+	/** Gives up a claim whose event never reached n8n, so the sender's retry runs it. */
+	release(eventId: string): void {
+		this.ids.delete(eventId);
+	}
+
+	/** The static data to write now, or undefined when nothing is new or the last save was too recent. */
+	takeSave(nowMs: number): Required<SavedEventIds> | undefined {
+		if (this.unsaved === 0 || nowMs - this.lastSavedAtMs < this.saveIntervalMs) return undefined;
+		this.unsaved = 0;
+		this.lastSavedAtMs = nowMs;
+		const stamp = `${this.writer}:${++this.saves}`;
+		this.lastMergedStamp = stamp;
+		return { recentEventIds: this.ids.newest(SAVED_EVENT_IDS), recentEventIdsStamp: stamp };
+	}
+}
+
+/**
+ * Process-wide on purpose: n8n loads a fresh copy of the workflow, static data included, for every webhook
+ * request, and offers a node no shared store it could claim an id in atomically. Keyed by workflow and node.
+ */
+const memories = new Map<string, EventIdMemory>();
+
+export function eventIdMemoryOf(workflowId: string, nodeId: string): EventIdMemory {
+	const key = `${workflowId}/${nodeId}`;
+	let memory = memories.get(key);
+	if (!memory) {
+		memory = new EventIdMemory();
+		memories.set(key, memory);
+	}
+	return memory;
 }

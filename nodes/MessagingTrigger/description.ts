@@ -50,7 +50,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to ignore an event whose ID was among the last 1,000 accepted, as the sender repeats the same event ID when it retries',
+					'Whether to ignore an event whose ID was already accepted, as the sender repeats the same event ID when it retries. Remembers the last 10,000 IDs in each n8n process and saves the last 1,000 with the workflow.',
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { RecentEventIds } from './deduplication';
-import { parseDeliveryEvents } from './events';
+import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
+import { parseDeliveryEvents, type DeliveryEvent } from './events';
 import { readHeader, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './headers';
 import { respondWithJson } from './respond';
 import { triageEvents } from './triage';
@@ -9,7 +9,6 @@ import { verifySignature, type VerificationFailure } from './verification';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 export const DEFAULT_TIMESTAMP_TOLERANCE_SECONDS = 300;
-export const RECENT_EVENT_IDS_KEY = 'recentEventIds';
 export const SIGNING_SECRET_CREDENTIAL = 'messagingWebhookApi';
 
 interface TriggerOptions {
@@ -22,6 +21,13 @@ export interface DeliverySummary extends IDataObject {
 	accepted: number;
 	duplicates: number;
 	filteredOut: number;
+}
+
+interface Refusal {
+	statusCode: number;
+	code: string;
+	message: string;
+	field?: string;
 }
 
 const VERIFICATION_MESSAGES: Record<VerificationFailure, string> = {
@@ -46,52 +52,23 @@ function rawBodyOf(request: { rawBody?: unknown }): Buffer {
 	return Buffer.alloc(0);
 }
 
-function refuse(
+/** Size, signature, timestamp and shape, in that order: nothing of an unsigned body is read. */
+async function readVerifiedEvents(
 	context: IWebhookFunctions,
-	statusCode: number,
-	code: string,
-	message: string,
-	field?: string,
-): IWebhookResponseData {
-	context.logger.warn(`Messaging Trigger refused a delivery with ${statusCode} ${code}: ${message}`, {
-		node: context.getNode().name,
-		workflowId: context.getWorkflow().id,
-		statusCode,
-		reason: code,
-		...(field ? { field } : {}),
-	});
-	respondWithJson(context.getResponseObject(), statusCode, {
-		error: { code, message, ...(field ? { field } : {}) },
-	});
-	return { noWebhookResponse: true };
-}
-
-export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const rawBody = rawBodyOf(this.getRequestObject());
+	options: TriggerOptions,
+): Promise<{ events: DeliveryEvent[] } | { refusal: Refusal }> {
+	const rawBody = rawBodyOf(context.getRequestObject());
 	if (rawBody.length > MAX_BODY_BYTES) {
-		return refuse(
-			this,
-			413,
-			'body_too_large',
-			`The body is ${rawBody.length} bytes; the limit is ${MAX_BODY_BYTES} bytes. Send fewer events per delivery.`,
-		);
+		const message = `The body is ${rawBody.length} bytes; the limit is ${MAX_BODY_BYTES} bytes. Send fewer events per delivery.`;
+		return { refusal: { statusCode: 413, code: 'body_too_large', message } };
 	}
-
-	const { signingSecret } = await this.getCredentials<{ signingSecret?: string }>(
-		SIGNING_SECRET_CREDENTIAL,
-	);
+	const { signingSecret } = await context.getCredentials<{ signingSecret?: string }>(SIGNING_SECRET_CREDENTIAL);
 	if (!signingSecret) {
 		// 500 rather than 401: the sender is not at fault, and its retries keep the events until this is fixed.
-		return refuse(
-			this,
-			500,
-			'signing_secret_missing',
-			'The Messaging Trigger credential has no signing secret. Paste the account signing secret into it.',
-		);
+		const message = 'The Messaging Trigger credential has no signing secret. Paste the account signing secret into it.';
+		return { refusal: { statusCode: 500, code: 'signing_secret_missing', message } };
 	}
-
-	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const headers = this.getHeaderData();
+	const headers = context.getHeaderData();
 	const verification = verifySignature({
 		signingSecret,
 		signatureHeader: readHeader(headers, SIGNATURE_HEADER),
@@ -101,46 +78,71 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 		toleranceSeconds: options.timestampToleranceSeconds ?? DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
 	});
 	if (!verification.valid) {
-		return refuse(this, 401, verification.reason, VERIFICATION_MESSAGES[verification.reason]);
+		const { reason } = verification;
+		return { refusal: { statusCode: 401, code: reason, message: VERIFICATION_MESSAGES[reason] } };
 	}
-
 	const parsed = parseDeliveryEvents(rawBody);
-	if ('invalid' in parsed) {
-		return refuse(this, 400, parsed.invalid.code, parsed.invalid.message, parsed.invalid.field);
-	}
+	if ('invalid' in parsed) return { refusal: { statusCode: 400, ...parsed.invalid } };
+	return parsed;
+}
+
+function refuse(context: IWebhookFunctions, { statusCode, code, message, field }: Refusal): IWebhookResponseData {
+	context.logger.warn(`Messaging Trigger refused a delivery with ${statusCode} ${code}: ${message}`, {
+		node: context.getNode().name,
+		workflowId: context.getWorkflow().id,
+		statusCode,
+		reason: code,
+		...(field ? { field } : {}),
+	});
+	respondWithJson(context.getResponseObject(), statusCode, { error: { code, message, ...(field ? { field } : {}) } });
+	return { noWebhookResponse: true };
+}
+
+/**
+ * Production deliveries share the process's memory of this trigger; a test delivery gets a memory of its own,
+ * so "Listen for test event" never swallows a production event or the other way round.
+ */
+function eventIdMemoryFor(context: IWebhookFunctions): EventIdMemory {
+	if (context.getMode() === 'manual') return new EventIdMemory();
+	const memory = eventIdMemoryOf(context.getWorkflow().id ?? '', context.getNode().id);
+	memory.merge(context.getWorkflowStaticData('node') as SavedEventIds);
+	return memory;
+}
+
+/**
+ * n8n answers an accepted delivery only after it has created the execution, and answers 500 when it could not:
+ * then the sender retries, and the retry must not be taken for a duplicate of an event that never ran.
+ */
+function releaseClaimsUnlessAcknowledged(context: IWebhookFunctions, memory: EventIdMemory, eventIds: string[]): void {
+	const response = context.getResponseObject();
+	response.once('finish', () => {
+		if (response.statusCode < 200 || response.statusCode > 299) for (const id of eventIds) memory.release(id);
+	});
+}
+
+export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const verified = await readVerifiedEvents(this, options);
+	if ('refusal' in verified) return refuse(this, verified.refusal);
 
 	const filters = {
 		channels: this.getNodeParameter('channels', []) as string[],
 		statuses: this.getNodeParameter('statuses', []) as string[],
 	};
-	const dropDuplicates = options.dropDuplicateEvents ?? true;
-	const staticData = this.getWorkflowStaticData('node');
-	const recentEventIds = dropDuplicates
-		? new RecentEventIds(staticData[RECENT_EVENT_IDS_KEY])
-		: undefined;
-	const { accepted, duplicates, filteredOut } = triageEvents(parsed.events, filters, recentEventIds);
-	if (recentEventIds && accepted.length > 0) {
-		staticData[RECENT_EVENT_IDS_KEY] = recentEventIds.toJSON();
-	}
-
-	const summary: DeliverySummary = {
-		received: parsed.events.length,
-		accepted: accepted.length,
-		duplicates,
-		filteredOut,
-	};
-	// Answer here, before n8n starts the execution: n8n 2.40 saves the static data (the remembered
-	// event ids) only for a webhook answered before the run, so answering after it would forget them.
-	respondWithJson(this.getResponseObject(), 200, summary);
+	const memory = (options.dropDuplicateEvents ?? true) ? eventIdMemoryFor(this) : undefined;
+	const { accepted, duplicates, filteredOut } = triageEvents(verified.events, filters, memory);
+	const summary: DeliverySummary = { received: verified.events.length, accepted: accepted.length, duplicates, filteredOut };
 	if (accepted.length === 0) {
 		this.logger.debug('Messaging Trigger acknowledged a delivery without starting the workflow', {
 			node: this.getNode().name,
 			...summary,
 		});
-		return { noWebhookResponse: true };
+		return { webhookResponse: summary };
 	}
-	return {
-		noWebhookResponse: true,
-		workflowData: [accepted.map((event) => ({ json: event }))],
-	};
+	if (memory) {
+		releaseClaimsUnlessAcknowledged(this, memory, accepted.map((event) => event.event_id));
+		const save = memory.takeSave(Date.now());
+		if (save) Object.assign(this.getWorkflowStaticData('node'), save);
+	}
+	return { webhookResponse: summary, workflowData: [accepted.map((event) => ({ json: event }))] };
 }

@@ -1,4 +1,4 @@
-import type { RecentEventIds } from './deduplication';
+import type { EventIdMemory } from './deduplication';
 import type { DeliveryEvent } from './events';
 import { matchesFilters, type EventFilters } from './filters';
 
@@ -10,23 +10,14 @@ export interface TriagedEvents {
 
 /**
  * Splits verified events into those that start the workflow, repeats and filtered-out ones.
- * Accepted ids are added to `recentEventIds`; without it, nothing counts as a repeat.
+ * Accepted ids are claimed in `memory`; without it, nothing counts as a repeat.
  */
-export function triageEvents(
-	events: DeliveryEvent[],
-	filters: EventFilters,
-	recentEventIds: RecentEventIds | undefined,
-): TriagedEvents {
+export function triageEvents(events: DeliveryEvent[], filters: EventFilters, memory: EventIdMemory | undefined): TriagedEvents {
 	const triaged: TriagedEvents = { accepted: [], duplicates: 0, filteredOut: 0 };
 	for (const event of events) {
-		if (recentEventIds?.has(event.event_id)) {
-			triaged.duplicates++;
-		} else if (!matchesFilters(event, filters)) {
-			triaged.filteredOut++;
-		} else {
-			triaged.accepted.push(event);
-			recentEventIds?.add(event.event_id);
-		}
+		if (!matchesFilters(event, filters)) triaged.filteredOut++;
+		else if (memory && !memory.claim(event.event_id)) triaged.duplicates++;
+		else triaged.accepted.push(event);
 	}
 	return triaged;
 }

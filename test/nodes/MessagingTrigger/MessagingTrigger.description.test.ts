@@ -20,7 +20,7 @@ describe('Messaging Trigger description', () => {
 			expect.objectContaining({ name: 'messagingTrigger', group: ['trigger'], inputs: [], version: 1 }),
 		);
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'messaging-events' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'messaging-events' },
 		]);
 	});
 

@@ -147,6 +147,23 @@ describe('Messaging Trigger receiving the sandbox\'s signed delivery events', ()
 		const attempts = sandbox.webhookDeliveries().filter((delivery) => delivery.messageId === messageId);
 		const retried = attempts.filter((delivery) => delivery.eventId === attempts[0].eventId);
 		expect(retried.map((delivery) => [delivery.attempt, delivery.status])).toEqual([
+			[1, null],
+			[2, 200],
+		]);
+		expect(runEventIds(harness)).toEqual([...new Set(attempts.map((delivery) => delivery.eventId))]);
+		expect(harness.runs).toHaveLength(2);
+	});
+
+	it('runs an event once when n8n could not start its first execution: the sandbox got 500 and retried', async () => {
+		await start();
+		harness.failNextHandOffs(1);
+		const messageId = await sendSms(sandbox, REACHABLE, harness.url);
+
+		await waitForAcknowledged(sandbox, messageId, 'delivered');
+
+		const attempts = sandbox.webhookDeliveries().filter((delivery) => delivery.messageId === messageId);
+		const retried = attempts.filter((delivery) => delivery.eventId === attempts[0].eventId);
+		expect(retried.map((delivery) => [delivery.attempt, delivery.status])).toEqual([
 			[1, 500],
 			[2, 200],
 		]);

@@ -1,3 +1,4 @@
+import { EventIdMemory, SAVE_INTERVAL_MS } from '../../../nodes/MessagingTrigger/deduplication';
 import { deliveryEvent, nowSeconds, postDelivery, sign } from './support/signedDelivery';
 import { startTriggerHarness, type TriggerHarness } from './support/triggerHarness';
 
@@ -28,7 +29,7 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		expect(harness.runs).toHaveLength(0);
 		expect(warnings()).toEqual([expect.stringContaining(`${status} ${code}`)]);
 		expect(harness.logs.find((entry) => entry.level === 'warn')?.meta).toEqual(
-			expect.objectContaining({ reason: code, statusCode: status, workflowId: 'workflow-1' }),
+			expect.objectContaining({ reason: code, statusCode: status, workflowId: harness.workflowId }),
 		);
 	}
 
@@ -223,8 +224,60 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		});
 		expect(harness.runs).toHaveLength(1);
 		expect(harness.staticData()).toEqual({
-			'node:Messaging Trigger': { recentEventIds: [JSON.parse(body).event_id] },
+			'node:Messaging Trigger': { recentEventIds: [JSON.parse(body).event_id], recentEventIdsStamp: expect.any(String) },
 		});
+	});
+
+	it('runs one execution when deliveries of one event overlap, and answers the others as duplicates', async () => {
+		await start();
+		const body = JSON.stringify(deliveryEvent());
+
+		const results = await Promise.all(Array.from({ length: 8 }, () => postDelivery(harness.url, body, { secret: SECRET })));
+
+		expect(results.map((result) => result.status)).toEqual(results.map(() => 200));
+		expect(results.filter((result) => (result.body as { accepted: number }).accepted === 1)).toHaveLength(1);
+		expect(harness.runs).toHaveLength(1);
+	});
+
+	it('runs the retry of an event whose execution n8n could not create, after answering that delivery 500', async () => {
+		await start();
+		const body = JSON.stringify(deliveryEvent());
+		harness.failNextHandOffs(1);
+
+		const first = await postDelivery(harness.url, body, { secret: SECRET });
+		const retry = await postDelivery(harness.url, body, { secret: SECRET });
+		const again = await postDelivery(harness.url, body, { secret: SECRET });
+
+		expect([first.status, retry.status, again.status]).toEqual([500, 200, 200]);
+		expect(retry.body).toEqual({ received: 1, accepted: 1, duplicates: 0, filteredOut: 0 });
+		expect(again.body).toEqual({ received: 1, accepted: 0, duplicates: 1, filteredOut: 0 });
+		expect(harness.runs).toHaveLength(1);
+	});
+
+	it('drops a retry of an event run in another n8n process, once that process saved its ids', async () => {
+		await start();
+		const body = JSON.stringify(deliveryEvent());
+		const elsewhere = new EventIdMemory();
+		elsewhere.claim(JSON.parse(body).event_id);
+		harness.setStaticData({ 'node:Messaging Trigger': { ...elsewhere.takeSave(Date.now()) } });
+
+		const retry = await postDelivery(harness.url, body, { secret: SECRET });
+
+		expect(retry.body).toEqual({ received: 1, accepted: 0, duplicates: 1, filteredOut: 0 });
+		expect(harness.runs).toHaveLength(0);
+	});
+
+	it('saves the remembered ids at most once a second, whatever the burst', async () => {
+		await start();
+		const bodies = Array.from({ length: 30 }, () => JSON.stringify(deliveryEvent()));
+
+		const started = Date.now();
+		for (const body of bodies) await postDelivery(harness.url, body, { secret: SECRET });
+		const elapsedMs = Date.now() - started;
+
+		expect(harness.runs).toHaveLength(30);
+		expect(harness.staticDataSaves()).toBeGreaterThanOrEqual(1);
+		expect(harness.staticDataSaves()).toBeLessThanOrEqual(Math.floor(elapsedMs / SAVE_INTERVAL_MS) + 1);
 	});
 
 	it('runs a repeated event id again when Drop Duplicate Events is off', async () => {

@@ -1,4 +1,11 @@
-import { RECENT_EVENT_ID_CAPACITY, RecentEventIds } from '../../../nodes/MessagingTrigger/deduplication';
+import {
+	EventIdMemory,
+	eventIdMemoryOf,
+	REMEMBERED_EVENT_IDS,
+	RecentEventIds,
+	SAVE_INTERVAL_MS,
+	SAVED_EVENT_IDS,
+} from '../../../nodes/MessagingTrigger/deduplication';
 
 describe('RecentEventIds', () => {
 	it('remembers what was added', () => {
@@ -22,15 +29,6 @@ describe('RecentEventIds', () => {
 		expect(recent.toJSON()).toEqual(['c', 'a', 'd']);
 	});
 
-	it('round-trips through its JSON form, as static data stores it', () => {
-		const first = new RecentEventIds([]);
-		first.add('evt_1');
-		first.add('evt_2');
-		const restored = new RecentEventIds(JSON.parse(JSON.stringify(first)));
-		expect(restored.has('evt_1')).toBe(true);
-		expect(restored.toJSON()).toEqual(['evt_1', 'evt_2']);
-	});
-
 	it('keeps only the newest ids of stored data larger than its capacity', () => {
 		expect(new RecentEventIds(['a', 'b', 'c', 'd'], 2).toJSON()).toEqual(['c', 'd']);
 	});
@@ -43,11 +41,98 @@ describe('RecentEventIds', () => {
 		expect(new RecentEventIds(['a', 1, null, 'b']).toJSON()).toEqual(['a', 'b']);
 	});
 
-	it('stays bounded at the default capacity of 1,000 ids', () => {
-		const recent = new RecentEventIds([]);
-		for (let index = 0; index < RECENT_EVENT_ID_CAPACITY + 500; index++) recent.add(`evt_${index}`);
-		expect(recent.size).toBe(1000);
-		expect(recent.has('evt_499')).toBe(false);
-		expect(recent.has('evt_500')).toBe(true);
+	it('lists the newest ids, oldest first, and forgets a deleted one', () => {
+		const recent = new RecentEventIds(['a', 'b', 'c', 'd']);
+		recent.delete('c');
+		expect(recent.newest(2)).toEqual(['b', 'd']);
+		expect(recent.newest(10)).toEqual(['a', 'b', 'd']);
+	});
+});
+
+describe('EventIdMemory', () => {
+	it('lets exactly one of any number of claims of one event through', () => {
+		const memory = new EventIdMemory();
+		const claims = Array.from({ length: 5 }, () => memory.claim('evt_1'));
+		expect(claims.filter(Boolean)).toHaveLength(1);
+		expect(claims[0]).toBe(true);
+	});
+
+	it('lets an event be claimed again once its claim is released', () => {
+		const memory = new EventIdMemory();
+		expect(memory.claim('evt_1')).toBe(true);
+		memory.release('evt_1');
+		expect(memory.claim('evt_1')).toBe(true);
+		expect(memory.claim('evt_1')).toBe(false);
+	});
+
+	it(`remembers ${REMEMBERED_EVENT_IDS} ids, then forgets the oldest`, () => {
+		const memory = new EventIdMemory();
+		for (let index = 0; index < REMEMBERED_EVENT_IDS + 10; index++) expect(memory.claim(`evt_${index}`)).toBe(true);
+		expect(memory.claim('evt_10')).toBe(false);
+		expect(memory.claim(`evt_${REMEMBERED_EVENT_IDS + 9}`)).toBe(false);
+		expect(memory.claim('evt_9')).toBe(true);
+	});
+
+	it(`offers its newest ${SAVED_EVENT_IDS} ids for saving, at most once per interval and only when something is new`, () => {
+		const memory = new EventIdMemory(SAVE_INTERVAL_MS);
+		expect(memory.takeSave(0)).toBeUndefined();
+		for (let index = 0; index < SAVED_EVENT_IDS + 5; index++) memory.claim(`evt_${index}`);
+
+		const first = memory.takeSave(10_000);
+		expect(first?.recentEventIds).toHaveLength(SAVED_EVENT_IDS);
+		expect((first?.recentEventIds as string[])[0]).toBe('evt_5');
+		expect(memory.takeSave(10_001)).toBeUndefined();
+
+		memory.claim('evt_new');
+		expect(memory.takeSave(10_000 + SAVE_INTERVAL_MS - 1)).toBeUndefined();
+		const second = memory.takeSave(10_000 + SAVE_INTERVAL_MS);
+		expect((second?.recentEventIds as string[]).at(-1)).toBe('evt_new');
+		expect(second?.recentEventIdsStamp).not.toBe(first?.recentEventIdsStamp);
+	});
+
+	it("merges another process's saved ids, so their retries are duplicates here", () => {
+		const elsewhere = new EventIdMemory();
+		elsewhere.claim('evt_a');
+		elsewhere.claim('evt_b');
+		const saved = elsewhere.takeSave(0)!;
+
+		const here = new EventIdMemory();
+		here.merge(saved);
+		expect(here.claim('evt_a')).toBe(false);
+		expect(here.claim('evt_b')).toBe(false);
+		expect(here.claim('evt_c')).toBe(true);
+	});
+
+	it('merges each saved version once, so a released claim is not brought back by the same version', () => {
+		const memory = new EventIdMemory();
+		const saved = { recentEventIds: ['evt_a'], recentEventIdsStamp: 'other:1' };
+		memory.merge(saved);
+		memory.release('evt_a');
+		memory.merge(saved);
+		expect(memory.claim('evt_a')).toBe(true);
+	});
+
+	it('merges ids saved before stamps existed (an array alone)', () => {
+		const memory = new EventIdMemory();
+		memory.merge({ recentEventIds: ['evt_old'] });
+		expect(memory.claim('evt_old')).toBe(false);
+	});
+
+	it('does not merge back its own save', () => {
+		const memory = new EventIdMemory();
+		memory.claim('evt_a');
+		const saved = memory.takeSave(0)!;
+		memory.release('evt_a');
+		memory.merge(saved);
+		expect(memory.claim('evt_a')).toBe(true);
+	});
+});
+
+describe('eventIdMemoryOf', () => {
+	it('gives each trigger node of each workflow one memory for the process', () => {
+		const memory = eventIdMemoryOf('wf-dedup-test', 'node-1');
+		expect(eventIdMemoryOf('wf-dedup-test', 'node-1')).toBe(memory);
+		expect(eventIdMemoryOf('wf-dedup-test', 'node-2')).not.toBe(memory);
+		expect(eventIdMemoryOf('wf-dedup-other', 'node-1')).not.toBe(memory);
 	});
 });

@@ -1,4 +1,4 @@
-import { RecentEventIds } from '../../../nodes/MessagingTrigger/deduplication';
+import { EventIdMemory } from '../../../nodes/MessagingTrigger/deduplication';
 import type { DeliveryEvent } from '../../../nodes/MessagingTrigger/events';
 import { triageEvents } from '../../../nodes/MessagingTrigger/triage';
 
@@ -9,33 +9,34 @@ function event(event_id: string, status = 'delivered', channel = 'sms'): Deliver
 const ALL = { channels: [], statuses: [] };
 
 describe('triageEvents', () => {
-	it('accepts new matching events and remembers their ids', () => {
-		const recent = new RecentEventIds([]);
+	it('accepts new matching events and claims their ids', () => {
+		const memory = new EventIdMemory();
 		const events = [event('evt_1'), event('evt_2')];
 
-		expect(triageEvents(events, ALL, recent)).toEqual({ accepted: events, duplicates: 0, filteredOut: 0 });
-		expect(recent.toJSON()).toEqual(['evt_1', 'evt_2']);
+		expect(triageEvents(events, ALL, memory)).toEqual({ accepted: events, duplicates: 0, filteredOut: 0 });
+		expect([memory.claim('evt_1'), memory.claim('evt_2')]).toEqual([false, false]);
 	});
 
 	it('counts an id seen before as a duplicate, also within one batch', () => {
-		const recent = new RecentEventIds(['evt_1']);
+		const memory = new EventIdMemory();
+		memory.claim('evt_1');
 
-		const triaged = triageEvents([event('evt_1'), event('evt_2'), event('evt_2')], ALL, recent);
+		const triaged = triageEvents([event('evt_1'), event('evt_2'), event('evt_2')], ALL, memory);
 
 		expect(triaged).toEqual({ accepted: [event('evt_2')], duplicates: 2, filteredOut: 0 });
 	});
 
-	it('counts filtered-out events without remembering them', () => {
-		const recent = new RecentEventIds([]);
+	it('counts filtered-out events without claiming them', () => {
+		const memory = new EventIdMemory();
 
 		const triaged = triageEvents(
 			[event('evt_1', 'sent'), event('evt_2', 'failed')],
 			{ channels: [], statuses: ['failed'] },
-			recent,
+			memory,
 		);
 
 		expect(triaged).toEqual({ accepted: [event('evt_2', 'failed')], duplicates: 0, filteredOut: 1 });
-		expect(recent.toJSON()).toEqual(['evt_2']);
+		expect(memory.claim('evt_1')).toBe(true);
 	});
 
 	it('lets repeats through when there is no memory of recent ids', () => {

@@ -79,9 +79,9 @@ export function triggerNode(parameters: INodeParameters = {}): INode {
 	return node;
 }
 
-export function triggerWorkflow(node: INode, staticData: IDataObject): Workflow {
+export function triggerWorkflow(node: INode, staticData: IDataObject, id = 'workflow-1'): Workflow {
 	return new Workflow({
-		id: 'workflow-1',
+		id,
 		name: 'Delivery events',
 		nodes: [node],
 		connections: {},

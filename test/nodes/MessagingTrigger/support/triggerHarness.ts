@@ -27,12 +27,19 @@ export interface TriggerHarnessOptions {
 
 export interface TriggerHarness {
 	url: string;
+	workflowId: string;
 	/** One entry per execution the trigger started, holding that execution's items. */
 	runs: INodeExecutionData[][];
 	logs: LogEntry[];
 	staticData(): IDataObject;
-	/** Turns the node's answer into a 500 for the next `count` deliveries that started an execution, as if it were lost. */
+	/** Replaces the stored static data, as another n8n process saving it would. */
+	setStaticData(staticData: IDataObject): void;
+	/** How often the static data was saved. */
+	staticDataSaves(): number;
+	/** The next `count` deliveries that start an execution run it, then lose their 200: the connection drops. */
 	loseNextAcknowledgements(count: number): void;
+	/** n8n fails to create the execution for the next `count` deliveries that would start one, and answers 500. */
+	failNextHandOffs(count: number): void;
 	close(): Promise<void>;
 }
 
@@ -48,30 +55,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 function sendJson(response: ServerResponse, statusCode: number, body: unknown): void {
 	response.statusCode = statusCode;
 	response.setHeader('content-type', 'application/json');
-	response.end(JSON.stringify(body));
-}
-
-/** Holds what the node writes, so the test can stand between it and the sender. */
-class BufferedAnswer {
-	statusCode = 200;
-	private readonly headers: Record<string, string | number> = {};
-	private body: string | undefined;
-
-	setHeader(name: string, value: string | number): this {
-		this.headers[name] = value;
-		return this;
-	}
-
-	end(chunk?: string): this {
-		this.body = chunk;
-		return this;
-	}
-
-	replayTo(response: ServerResponse): void {
-		response.statusCode = this.statusCode;
-		for (const [name, value] of Object.entries(this.headers)) response.setHeader(name, value);
-		response.end(this.body);
-	}
+	response.end(body === undefined ? undefined : JSON.stringify(body));
 }
 
 /** What n8n 2.40 answers for `onReceived` (webhook-helpers and webhook-on-received-response-extractor). */
@@ -83,18 +67,24 @@ function onReceivedBody(result: IWebhookResponseData): unknown {
 	return result.webhookResponse ?? { message: 'Workflow was started' };
 }
 
+let harnessCount = 0;
+
 /**
- * Hosts the trigger's webhook() on a real HTTP server, with n8n-core's own WebhookContext,
- * and answers as n8n's webhook handler does for `responseMode: 'onReceived'`: the node's own
- * response when it set `noWebhookResponse`, otherwise 200 with its `webhookResponse`.
- * Static data is loaded for every request and saved when the request was handled, as n8n does.
+ * Hosts the trigger's webhook() on a real HTTP server, with n8n-core's own WebhookContext, and answers as
+ * n8n 2.40's webhook handler does for `responseMode: 'onReceived'`: the node's own response when it set
+ * `noWebhookResponse`; without an execution, 200 with its `webhookResponse`; with one, 200 only once the
+ * execution exists, 500 when it could not be created. Static data is loaded for every request and saved when
+ * it changed, unless the execution could not be created. Each harness is a workflow of its own.
  */
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
 	logs.length = 0;
 	const node = triggerNode(options.parameters);
+	const workflowId = `trigger-harness-${++harnessCount}-${Date.now()}`;
 	const webhookDescription = triggerType.description.webhooks![0];
 	let storedStaticData: IDataObject = {};
+	let staticDataSaves = 0;
 	let acknowledgementsToLose = 0;
+	let handOffsToFail = 0;
 	const runs: INodeExecutionData[][] = [];
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -104,11 +94,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		if (!request.headers['content-type']?.startsWith('multipart/form-data')) carrier.rawBody = body;
 		carrier.body = {};
 
-		const workflow = triggerWorkflow(node, storedStaticData);
-		const nodeAnswer = new BufferedAnswer();
+		const workflow = triggerWorkflow(node, storedStaticData, workflowId);
 		const additionalData = {
 			httpRequest: request,
-			httpResponse: nodeAnswer,
+			httpResponse: response,
 			credentialsHelper: {
 				getDecrypted: async () => ({ signingSecret: options.signingSecret }),
 				isCredentialUsableByNode: () => true,
@@ -132,25 +121,23 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			return;
 		}
 
-		// n8n 2.40 saves static data in the callback of the webhook's answer. When n8n itself answers an
-		// `onReceived` run, it does so after starting the execution, whose Workflow resets the change
-		// marker, so the changes are not saved (seen against a real n8n 2.40.7).
-		const answeredBeforeRun = result.noWebhookResponse === true || result.workflowData === undefined;
-		if (answeredBeforeRun && workflow.staticData.__dataChanged === true) {
-			storedStaticData = savedStaticData(workflow);
+		if (result.workflowData !== undefined && handOffsToFail > 0) {
+			handOffsToFail--;
+			sendJson(response, 500, { code: 0, message: 'There was a problem executing the workflow' });
+			return;
 		}
 		if (result.workflowData !== undefined) runs.push(result.workflowData[0]);
+		if (workflow.staticData.__dataChanged === true) {
+			storedStaticData = savedStaticData(workflow);
+			staticDataSaves++;
+		}
 
 		if (result.workflowData !== undefined && acknowledgementsToLose > 0) {
 			acknowledgementsToLose--;
-			sendJson(response, 500, { message: 'acknowledgement lost on purpose by the test' });
+			response.socket?.destroy();
 			return;
 		}
-		if (result.noWebhookResponse === true) {
-			nodeAnswer.replayTo(response);
-			return;
-		}
-		sendJson(response, 200, onReceivedBody(result));
+		if (result.noWebhookResponse !== true) sendJson(response, 200, onReceivedBody(result));
 	}
 
 	const server: Server = createServer((request, response) => {
@@ -161,11 +148,19 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 
 	return {
 		url: `http://127.0.0.1:${port}/webhook/messaging-events`,
+		workflowId,
 		runs,
 		logs,
 		staticData: () => storedStaticData,
+		setStaticData: (staticData) => {
+			storedStaticData = staticData;
+		},
+		staticDataSaves: () => staticDataSaves,
 		loseNextAcknowledgements: (count) => {
 			acknowledgementsToLose = count;
+		},
+		failNextHandOffs: (count) => {
+			handOffsToFail = count;
 		},
 		close: () =>
 			new Promise<void>((resolve, reject) => {
