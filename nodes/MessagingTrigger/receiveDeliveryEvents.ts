@@ -4,12 +4,12 @@ import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplicat
 import { parseDeliveryEvents, type DeliveryEvent } from './events';
 import { readHeader, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './headers';
 import { respondWithJson } from './respond';
+import { readSigningSecret } from './signingSecret';
 import { triageEvents } from './triage';
 import { verifySignature, type VerificationFailure } from './verification';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 export const DEFAULT_TIMESTAMP_TOLERANCE_SECONDS = 300;
-export const SIGNING_SECRET_CREDENTIAL = 'messagingWebhookApi';
 
 interface TriggerOptions {
 	dropDuplicateEvents?: boolean;
@@ -62,21 +62,28 @@ async function readVerifiedEvents(
 		const message = `The body is ${rawBody.length} bytes; the limit is ${MAX_BODY_BYTES} bytes. Send fewer events per delivery.`;
 		return { refusal: { statusCode: 413, code: 'body_too_large', message } };
 	}
-	const { signingSecret } = await context.getCredentials<{ signingSecret?: string }>(SIGNING_SECRET_CREDENTIAL);
-	if (!signingSecret) {
+	let secret = await readSigningSecret(context);
+	if (!secret.signingSecret && secret.cached) secret = await readSigningSecret(context, true);
+	if (!secret.signingSecret) {
 		// 500 rather than 401: the sender is not at fault, and its retries keep the events until this is fixed.
 		const message = 'The Messaging Trigger credential has no signing secret. Paste the account signing secret into it.';
 		return { refusal: { statusCode: 500, code: 'signing_secret_missing', message } };
 	}
 	const headers = context.getHeaderData();
-	const verification = verifySignature({
-		signingSecret,
-		signatureHeader: readHeader(headers, SIGNATURE_HEADER),
-		timestampHeader: readHeader(headers, TIMESTAMP_HEADER),
-		rawBody,
-		nowSeconds: Math.floor(Date.now() / 1000),
-		toleranceSeconds: options.timestampToleranceSeconds ?? DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
-	});
+	const verify = (signingSecret: string) =>
+		verifySignature({
+			signingSecret,
+			signatureHeader: readHeader(headers, SIGNATURE_HEADER),
+			timestampHeader: readHeader(headers, TIMESTAMP_HEADER),
+			rawBody,
+			nowSeconds: Math.floor(Date.now() / 1000),
+			toleranceSeconds: options.timestampToleranceSeconds ?? DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
+		});
+	let verification = verify(secret.signingSecret);
+	if (!verification.valid && verification.reason === 'invalid_signature' && secret.cached) {
+		secret = await readSigningSecret(context, true);
+		if (secret.signingSecret) verification = verify(secret.signingSecret);
+	}
 	if (!verification.valid) {
 		const { reason } = verification;
 		return { refusal: { statusCode: 401, code: reason, message: VERIFICATION_MESSAGES[reason] } };

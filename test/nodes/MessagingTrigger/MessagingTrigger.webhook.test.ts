@@ -267,6 +267,20 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		expect(harness.runs).toHaveLength(0);
 	});
 
+	it('reads the signing secret once for a burst, and at once again when a delivery no longer matches it', async () => {
+		await start();
+		for (let index = 0; index < 5; index++) await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: SECRET });
+		expect(harness.credentialReads()).toBe(1);
+
+		harness.setSigningSecret('whsec_rotated_secret_7c1d');
+		const withNewSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: 'whsec_rotated_secret_7c1d' });
+		const withOldSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: SECRET });
+
+		expect(withNewSecret.status).toBe(200);
+		expect(withOldSecret.status).toBe(401);
+		expect(harness.runs).toHaveLength(6);
+	});
+
 	it('saves the remembered ids at most once a second, whatever the burst', async () => {
 		await start();
 		const bodies = Array.from({ length: 30 }, () => JSON.stringify(deliveryEvent()));

@@ -36,6 +36,10 @@ export interface TriggerHarness {
 	setStaticData(staticData: IDataObject): void;
 	/** How often the static data was saved. */
 	staticDataSaves(): number;
+	/** Changes the signing secret in the credential, as a user editing it would. */
+	setSigningSecret(signingSecret: string): void;
+	/** How often the node read the credential. */
+	credentialReads(): number;
 	/** The next `count` deliveries that start an execution run it, then lose their 200: the connection drops. */
 	loseNextAcknowledgements(count: number): void;
 	/** n8n fails to create the execution for the next `count` deliveries that would start one, and answers 500. */
@@ -83,6 +87,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	const webhookDescription = triggerType.description.webhooks![0];
 	let storedStaticData: IDataObject = {};
 	let staticDataSaves = 0;
+	let signingSecret = options.signingSecret;
+	let credentialReads = 0;
 	let acknowledgementsToLose = 0;
 	let handOffsToFail = 0;
 	const runs: INodeExecutionData[][] = [];
@@ -99,7 +105,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			httpRequest: request,
 			httpResponse: response,
 			credentialsHelper: {
-				getDecrypted: async () => ({ signingSecret: options.signingSecret }),
+				getDecrypted: async () => {
+					credentialReads++;
+					return { signingSecret };
+				},
 				isCredentialUsableByNode: () => true,
 			},
 		} as unknown as IWorkflowExecuteAdditionalData;
@@ -156,6 +165,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			storedStaticData = staticData;
 		},
 		staticDataSaves: () => staticDataSaves,
+		setSigningSecret: (secret) => {
+			signingSecret = secret;
+		},
+		credentialReads: () => credentialReads,
 		loseNextAcknowledgements: (count) => {
 			acknowledgementsToLose = count;
 		},

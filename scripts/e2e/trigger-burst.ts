@@ -1,0 +1,61 @@
+/**
+ * `npm run test:burst`: only the Messaging Trigger burst of the e2e, in a fresh n8n with the packed package:
+ * the figures in the README's "Under a burst" come from here. Options: BURST_EVENTS, BURST_CONCURRENCY.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { CheckRunner } from '../../test/e2e/harness';
+import { checkTriggerBurst, DEFAULT_BURST } from '../../test/e2e/trigger-burst.e2e';
+import { loadExamples } from '../lib/examples';
+import { startLocalStack, type LocalStack } from '../lib/local-stack';
+import { SandboxAdmin } from '../lib/sandbox-admin';
+import { ensureN8nInstalled } from '../n8n/install';
+
+async function main(): Promise<number> {
+	await ensureN8nInstalled((line) => console.log(`› ${line}`));
+	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-burst-'));
+	const userFolder = path.join(runDir, 'n8n');
+	const owner = { email: 'burst@example.com', password: 'Burst-check-2026', firstName: 'Burst', lastName: 'Owner' };
+	const runner = new CheckRunner();
+	let stack: LocalStack | undefined;
+	try {
+		stack = await startLocalStack({ userFolder, packDir: path.join(runDir, 'pack'), reusePack: false, examples: loadExamples(), owner, log: (line) => console.log(`› ${line}`) });
+		const settings = {
+			...DEFAULT_BURST,
+			events: Number(process.env.BURST_EVENTS ?? DEFAULT_BURST.events),
+			concurrency: Number(process.env.BURST_CONCURRENCY ?? DEFAULT_BURST.concurrency),
+		};
+		await checkTriggerBurst(
+			{
+				n8nBaseUrl: stack.n8n.baseUrl,
+				cli: stack.cli,
+				rest: stack.rest,
+				owner,
+				sandboxBaseUrl: stack.sandbox!.baseUrl,
+				sandbox: new SandboxAdmin(stack.sandbox!.baseUrl),
+				examples: loadExamples(),
+				installedPackageDir: path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-messaging'),
+				screenshotsDir: runDir,
+			},
+			runner,
+			settings,
+		);
+	} finally {
+		await stack?.stop();
+	}
+	console.log(runner.hasFailures ? `Logs kept in ${runDir}` : '');
+	if (!runner.hasFailures) fs.rmSync(runDir, { recursive: true, force: true });
+	console.log(runner.summary());
+	return runner.hasFailures ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(error.stack ?? error.message);
+		console.log('0 passed, 1 failed');
+		process.exit(1);
+	},
+);

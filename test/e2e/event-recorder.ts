@@ -1,0 +1,51 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { LOOPBACK } from '../../scripts/lib/ports';
+
+/**
+ * What the burst workflows' last node posts to: one `{ event_id }` per execution that ran, by source, so the
+ * load test can count runs per event without reading thousands of executions back from n8n.
+ */
+export class EventRecorder {
+	private readonly runs = new Map<string, Map<string, number>>();
+	private readonly lastRunAt = new Map<string, number>();
+	private server?: Server;
+	url = '';
+
+	async start(): Promise<void> {
+		this.server = createServer((request, response) => {
+			const chunks: Buffer[] = [];
+			request.on('data', (chunk: Buffer) => chunks.push(chunk));
+			request.on('end', () => {
+				const source = (request.url ?? '').split('/').pop() ?? '';
+				const eventId = String((JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { event_id?: unknown }).event_id);
+				const counts = this.runs.get(source) ?? new Map<string, number>();
+				counts.set(eventId, (counts.get(eventId) ?? 0) + 1);
+				this.runs.set(source, counts);
+				this.lastRunAt.set(source, Date.now());
+				response.statusCode = 204;
+				response.end();
+			});
+		});
+		await new Promise<void>((resolve) => this.server!.listen(0, LOOPBACK, resolve));
+		this.url = `http://${LOOPBACK}:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	urlFor(source: string): string {
+		return `${this.url}/record/${source}`;
+	}
+
+	/** Runs per event id of one source. */
+	runsOf(source: string): Map<string, number> {
+		return this.runs.get(source) ?? new Map();
+	}
+
+	lastRunOf(source: string): number | undefined {
+		return this.lastRunAt.get(source);
+	}
+
+	async stop(): Promise<void> {
+		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+	}
+}

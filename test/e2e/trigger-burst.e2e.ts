@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+
+import { SIGNING_SECRET_CREDENTIAL } from '../../scripts/lib/credentials';
+import { MESSAGING_TRIGGER_NODE_TYPE } from '../../scripts/lib/examples';
+import { SANDBOX_SIGNING_SECRET } from '../../scripts/lib/sandbox-server';
+import type { N8nRestClient } from '../../scripts/n8n/rest-client';
+import { deliveryHeaders } from '../../sandbox/webhooks/signing';
+import type { E2eContext } from './context';
+import { EventRecorder } from './event-recorder';
+import { assert, assertEqual, type CheckRunner } from './harness';
+import { waitFor } from './n8n-executions';
+
+export interface BurstSettings {
+	events: number;
+	concurrency: number;
+	/** Events delivered once, then all again in a second round: the sender retrying after lost 200s. */
+	retried: number;
+	/** Events delivered twice at the same moment, as two overlapping retries. */
+	overlapping: number;
+	/** The trigger's rate must be at least this share of the Webhook node's. */
+	minRateRatio: number;
+}
+
+export const DEFAULT_BURST: BurstSettings = { events: 1000, concurrency: 20, retried: 300, overlapping: 100, minRateRatio: 0.8 };
+const RUN_TIMEOUT_MS = 600_000;
+
+type Answers = Map<number, number>;
+
+/** The first body seen for each status other than 200, so a failure says what n8n answered. */
+const sampleBodies = new Map<number, string>();
+
+interface RoundResult {
+	answers: Answers;
+	startedAt: number;
+	answeredAt: number;
+}
+
+interface BurstTarget {
+	source: 'trigger' | 'webhook';
+	url: string;
+	workflowId: string;
+	/** The webhook node gets the event as `body`; the trigger as the item itself. */
+	eventIdExpression: string;
+}
+
+export function statusEvent(): { event_id: string; type: string; message_id: string; channel: string; status: string; timestamp: string } {
+	return {
+		event_id: `evt_burst_${randomUUID()}`,
+		type: 'message.status',
+		message_id: `msg_burst_${randomUUID()}`,
+		channel: 'sms',
+		status: 'delivered',
+		timestamp: new Date().toISOString(),
+	};
+}
+
+async function deliver(url: string, event: { event_id: string }): Promise<number> {
+	const rawBody = JSON.stringify(event);
+	const headers = deliveryHeaders(SANDBOX_SIGNING_SECRET, event.event_id, Math.floor(Date.now() / 1000), rawBody);
+	try {
+		const response = await fetch(url, { method: 'POST', headers, body: rawBody });
+		const text = await response.text();
+		if (response.status !== 200 && !sampleBodies.has(response.status)) sampleBodies.set(response.status, text.slice(0, 300));
+		return response.status;
+	} catch {
+		return 0;
+	}
+}
+
+/** Every delivery of `events`, `concurrency` at a time, in order; the answers counted by HTTP status. */
+export async function deliverAll(url: string, events: Array<{ event_id: string }>, concurrency: number): Promise<RoundResult> {
+	const answers: Answers = new Map();
+	const startedAt = Date.now();
+	let next = 0;
+	const worker = async () => {
+		while (next < events.length) {
+			const status = await deliver(url, events[next++]);
+			answers.set(status, (answers.get(status) ?? 0) + 1);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, events.length) }, worker));
+	return { answers, startedAt, answeredAt: Date.now() };
+}
+
+function describeAnswers(answers: Answers): string {
+	return [...answers.entries()]
+		.sort(([a], [b]) => a - b)
+		.map(([status, count]) => `${count} × ${status || 'no answer'}${status !== 200 && sampleBodies.has(status) ? ` (${sampleBodies.get(status)})` : ''}`)
+		.join(', ');
+}
+
+function recorderNode(recorder: EventRecorder, target: Pick<BurstTarget, 'source' | 'eventIdExpression'>) {
+	return {
+		id: randomUUID(),
+		name: 'Record the event',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [260, 0] as [number, number],
+		parameters: {
+			method: 'POST',
+			url: recorder.urlFor(target.source),
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: `={{ JSON.stringify({ event_id: ${target.eventIdExpression} }) }}`,
+			options: {},
+		},
+	};
+}
+
+async function createActiveWorkflow(rest: N8nRestClient, name: string, entry: Record<string, unknown>, recorder: ReturnType<typeof recorderNode>): Promise<string> {
+	const created = await rest.post<{ id: string }>('/rest/workflows', {
+		name,
+		nodes: [entry, recorder],
+		connections: { [entry.name as string]: { main: [[{ node: recorder.name, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	});
+	const stored = await rest.get<{ versionId: string }>(`/rest/workflows/${created.id}`);
+	await rest.post(`/rest/workflows/${created.id}/activate`, { versionId: stored.versionId });
+	return created.id;
+}
+
+/** The trigger with its defaults (all channels and statuses, Drop Duplicate Events on), and n8n's Webhook node. */
+export async function createBurstTargets(context: E2eContext, recorder: EventRecorder): Promise<{ trigger: BurstTarget; webhook: BurstTarget }> {
+	const triggerWebhookId = randomUUID();
+	const webhookPath = `burst-${randomUUID()}`;
+	const trigger = { source: 'trigger' as const, eventIdExpression: '$json.event_id' };
+	const webhook = { source: 'webhook' as const, eventIdExpression: '$json.body.event_id' };
+	const triggerWorkflowId = await createActiveWorkflow(
+		context.rest,
+		'Burst: Messaging Trigger',
+		{
+			id: randomUUID(),
+			name: 'Messaging Trigger',
+			type: MESSAGING_TRIGGER_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: triggerWebhookId,
+			parameters: {},
+			credentials: { messagingWebhookApi: SIGNING_SECRET_CREDENTIAL },
+		},
+		recorderNode(recorder, trigger),
+	);
+	const webhookWorkflowId = await createActiveWorkflow(
+		context.rest,
+		'Burst: n8n Webhook node',
+		{
+			id: randomUUID(),
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+		},
+		recorderNode(recorder, webhook),
+	);
+	return {
+		trigger: { ...trigger, url: `${context.n8nBaseUrl}/webhook/${triggerWebhookId}/messaging-events`, workflowId: triggerWorkflowId },
+		webhook: { ...webhook, url: `${context.n8nBaseUrl}/webhook/${webhookPath}`, workflowId: webhookWorkflowId },
+	};
+}
+
+/**
+ * n8n answers "not registered" for a few seconds after activation, whatever the node (seen for both, under load).
+ * A GET tells without starting anything: once the POST webhook is registered, n8n names the POST method instead.
+ */
+export async function waitUntilRegistered(target: BurstTarget): Promise<void> {
+	await waitFor(`the ${target.source} webhook to be registered`, 60_000, async () => {
+		const response = await fetch(target.url);
+		return (await response.text()).includes('POST') ? true : undefined;
+	});
+}
+
+async function unfinishedExecutions(rest: N8nRestClient, workflowId: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['new', 'running'] }));
+	const page = await rest.get<{ count: number }>(`/rest/executions?filter=${filter}`);
+	return page.count;
+}
+
+/** Waits until `expected` distinct events of the source ran and no execution of its workflow is left unfinished. */
+async function waitUntilRun(context: E2eContext, recorder: EventRecorder, target: BurstTarget, expected: number): Promise<void> {
+	await waitFor(`${expected} events to run through the ${target.source}`, RUN_TIMEOUT_MS, async () =>
+		recorder.runsOf(target.source).size >= expected ? true : undefined,
+	);
+	await waitFor(`the ${target.source}'s executions to finish`, RUN_TIMEOUT_MS, async () =>
+		(await unfinishedExecutions(context.rest, target.workflowId)) === 0 ? true : undefined,
+	);
+}
+
+export interface BurstFigures {
+	eventsPerSecond: number;
+	answers: string;
+	seconds: number;
+}
+
+async function measureBurst(context: E2eContext, recorder: EventRecorder, target: BurstTarget, settings: BurstSettings): Promise<BurstFigures> {
+	await waitUntilRegistered(target);
+	const events = Array.from({ length: settings.events }, statusEvent);
+	const round = await deliverAll(target.url, events, settings.concurrency);
+	assertEqual(describeAnswers(round.answers), `${settings.events} × 200`, `answers of the ${target.source} to the burst`);
+	await waitUntilRun(context, recorder, target, settings.events);
+	const seconds = ((recorder.lastRunOf(target.source) ?? Date.now()) - round.startedAt) / 1000;
+	return { eventsPerSecond: settings.events / seconds, answers: describeAnswers(round.answers), seconds };
+}
+
+function duplicatesRun(recorder: EventRecorder, source: string): number {
+	return [...recorder.runsOf(source).values()].filter((runs) => runs > 1).length;
+}
+
+/**
+ * The single-process burst (issue "acknowledged events do not run, retried events run twice"): n8n's Webhook node
+ * and the Messaging Trigger each take `events` signed events at `concurrency`; then the trigger takes retries, one
+ * round after the other and overlapping. Every event answered 200 must run exactly once.
+ */
+export async function checkTriggerBurst(context: E2eContext, runner: CheckRunner, settings: BurstSettings = DEFAULT_BURST): Promise<void> {
+	const recorder = new EventRecorder();
+	await recorder.start();
+	try {
+		const targets = await createBurstTargets(context, recorder);
+		let webhook: BurstFigures | undefined;
+		await runner.check(`n8n's Webhook node runs each of ${settings.events} events at concurrency ${settings.concurrency} (the yardstick)`, async () => {
+			webhook = await measureBurst(context, recorder, targets.webhook, settings);
+			console.log(`      Webhook node: ${webhook.eventsPerSecond.toFixed(1)} events run/s (${webhook.seconds.toFixed(1)} s)`);
+		});
+		await runner.check(`the Messaging Trigger runs each of ${settings.events} signed events exactly once, answered 200, at ≥ ${settings.minRateRatio} × the Webhook node's rate`, async () => {
+			const trigger = await measureBurst(context, recorder, targets.trigger, settings);
+			const ratio = webhook ? trigger.eventsPerSecond / webhook.eventsPerSecond : Number.NaN;
+			console.log(`      Messaging Trigger: ${trigger.eventsPerSecond.toFixed(1)} events run/s (${trigger.seconds.toFixed(1)} s); ratio ${ratio.toFixed(2)} × the Webhook node`);
+			assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events the trigger ran more than once');
+			assert(webhook, 'the Webhook node yardstick did not run');
+			assert(ratio >= settings.minRateRatio, `the trigger ran ${ratio.toFixed(2)} × the Webhook node's rate; the target is ${settings.minRateRatio}`);
+		});
+		await runner.check(`retries of ${settings.retried} events, one round after the other, are answered 200 and run once`, async () => {
+			const events = Array.from({ length: settings.retried }, statusEvent);
+			const before = recorder.runsOf('trigger').size;
+			const first = await deliverAll(targets.trigger.url, events, settings.concurrency);
+			const retry = await deliverAll(targets.trigger.url, events, settings.concurrency);
+			assertEqual([describeAnswers(first.answers), describeAnswers(retry.answers)], [`${settings.retried} × 200`, `${settings.retried} × 200`], 'answers to both rounds');
+			await waitUntilRun(context, recorder, targets.trigger, before + settings.retried);
+			assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
+		});
+		await runner.check(`${settings.overlapping} events each delivered twice at the same moment run once`, async () => {
+			const events = Array.from({ length: settings.overlapping }, statusEvent);
+			const before = recorder.runsOf('trigger').size;
+			const round = await deliverAll(targets.trigger.url, events.flatMap((event) => [event, event]), settings.concurrency);
+			assertEqual(describeAnswers(round.answers), `${2 * settings.overlapping} × 200`, 'answers');
+			await waitUntilRun(context, recorder, targets.trigger, before + settings.overlapping);
+			assertEqual(recorder.runsOf('trigger').size, settings.events + settings.retried + settings.overlapping, 'distinct events run');
+			assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
+		});
+	} finally {
+		await recorder.stop();
+	}
+}
