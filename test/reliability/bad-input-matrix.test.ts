@@ -418,7 +418,7 @@ const cases: BadInputCase[] = [
 		badIndex: 2,
 		parameters: withTimeoutFromItem,
 		bad: { timeout: 'soon' },
-		message: "'Options > Timeout' is soon, but it must be a number from 1 to 600000",
+		message: "'Options > Timeout' is soon, but it must be a number from 1000 to 600000",
 		fix: 'remove the option to use the default (30000)',
 	},
 	{

@@ -12,7 +12,8 @@ export const callbackUrlOption: INodeProperties = {
 		"Where delivery events for this message are posted instead of the account's webhook URL. Paste the Production URL of a Messaging Trigger node here to react to delivered, failed and undelivered events.",
 };
 
-const sharedOptions: INodeProperties[] = [
+/** The options both resources share; their number bounds are also what the node checks (sendSettings). */
+export const sendOptions: INodeProperties[] = [
 	{
 		displayName: 'Body Encoding',
 		name: 'bodyEncoding',
@@ -59,7 +60,7 @@ const sharedOptions: INodeProperties[] = [
 		name: 'maxPerSecond',
 		type: 'number',
 		default: 0,
-		typeOptions: { minValue: 0 },
+		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description: "Spreads sends evenly to stay under your provider's rate limit. 0 means no limit.",
 	},
 	{
@@ -93,6 +94,6 @@ export function sendOptionsCollection(
 		default: {},
 		description: 'Country code completion, body encoding, timeout, throughput and idempotency settings',
 		displayOptions: { show: { resource: [resource], operation: ['send'] } },
-		options: [...sharedOptions, ...extraOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...sendOptions, ...extraOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }

@@ -21,7 +21,7 @@ describe('bad options are refused before anything is sent', () => {
 		],
 		[{ maxPerSecond: -1 }, "Item 0: 'Options > Max Messages per Second' is -1, but it must be a number of at least 0"],
 		[{ maxTries429: 11 }, "Item 0: 'Options > Max Tries on 429' is 11, but it must be a number from 1 to 10"],
-		[{ timeout: '={{ "soon" }}' }, "Item 0: 'Options > Timeout' is soon, but it must be a number from 1 to 600000"],
+		[{ timeout: '={{ "soon" }}' }, "Item 0: 'Options > Timeout' is soon, but it must be a number from 1000 to 600000"],
 	])('%j', async (options, message) => {
 		const { error } = await runWorkflow({
 			workflow,
