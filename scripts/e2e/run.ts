@@ -12,6 +12,7 @@ import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 import { checkExamples } from '../../test/e2e/examples.e2e';
 import { CheckRunner } from '../../test/e2e/harness';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
+import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
 import type { E2eContext } from '../../test/e2e/context';
 import { loadExamples } from '../lib/examples';
 import { startLocalStack, type LocalStack } from '../lib/local-stack';
@@ -45,6 +46,7 @@ async function main(): Promise<number> {
 			packDir: path.join(runDir, 'pack'),
 			reusePack: false,
 			examples,
+			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
 			owner,
 			log: (line) => console.log(`› ${line}`),
 		});
@@ -78,6 +80,9 @@ async function main(): Promise<number> {
 		console.log(`  (${elapsed(phase)})\nEditor in Chromium`);
 		phase = Date.now();
 		await checkEditor(context, runner);
+		console.log(`  (${elapsed(phase)})\nMessaging Trigger under a burst`);
+		phase = Date.now();
+		await checkTriggerBurst(context, runner);
 		console.log(`  (${elapsed(phase)})`);
 	} catch (error) {
 		await runner.check('the e2e environment starts', () => {

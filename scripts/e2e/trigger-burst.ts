@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { CheckRunner } from '../../test/e2e/harness';
-import { checkTriggerBurst, DEFAULT_BURST } from '../../test/e2e/trigger-burst.e2e';
+import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst, DEFAULT_BURST } from '../../test/e2e/trigger-burst.e2e';
 import { loadExamples } from '../lib/examples';
 import { startLocalStack, type LocalStack } from '../lib/local-stack';
 import { SandboxAdmin } from '../lib/sandbox-admin';
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
 	const runner = new CheckRunner();
 	let stack: LocalStack | undefined;
 	try {
-		stack = await startLocalStack({ userFolder, packDir: path.join(runDir, 'pack'), reusePack: false, examples: loadExamples(), owner, log: (line) => console.log(`› ${line}`) });
+		stack = await startLocalStack({ userFolder, packDir: path.join(runDir, 'pack'), reusePack: false, examples: loadExamples(), fixturePackages: [BARE_TRIGGER_PACKAGE_DIR], owner, log: (line) => console.log(`› ${line}`) });
 		const settings = {
 			...DEFAULT_BURST,
 			events: Number(process.env.BURST_EVENTS ?? DEFAULT_BURST.events),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import { importCredentials, type N8nCliTarget } from '../n8n/cli';
-import { buildAndPack, installPackageIntoUserFolder, type PackedPackage } from '../n8n/package';
+import { buildAndPack, installFixturePackage, installPackageIntoUserFolder, type PackedPackage } from '../n8n/package';
 import { N8nRestClient, type OwnerAccount } from '../n8n/rest-client';
 import { startN8nServer, type N8nServer } from '../n8n/server';
 import { messagingApiCredential, signingSecretCredential } from './credentials';
@@ -20,6 +20,8 @@ export interface LocalStackOptions {
 	owner: OwnerAccount;
 	/** Without it the sandbox is started and the credential points at it. */
 	provider?: { baseUrl: string; apiKey: string };
+	/** Test fixture packages (folders) installed beside ours, e.g. the burst check's yardstick trigger. */
+	fixturePackages?: string[];
 	log: (line: string) => void;
 }
 
@@ -39,6 +41,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 	const packed = await buildAndPack(options.packDir, { reuseIfUnchanged: options.reusePack });
 	const install = await installPackageIntoUserFolder(options.userFolder, packed);
 	options.log(`${packed.reused ? 'Reused the packed' : 'Built and packed'} ${path.basename(packed.tarball)}, ${install === 'installed' ? 'installed it with npm' : 'already installed'} in .n8n/nodes (${seconds()})`);
+	for (const fixture of options.fixturePackages ?? []) {
+		await installFixturePackage(options.userFolder, fixture, options.packDir);
+		options.log(`Installed the test fixture package ${path.basename(fixture)} beside it (${seconds()})`);
+	}
 
 	started = Date.now();
 	let sandbox: SandboxServer | undefined;

@@ -80,3 +80,16 @@ export async function installPackageIntoUserFolder(userFolder: string, packed: P
 	fs.writeFileSync(installedHashFile, `${packed.buildHash}\n`);
 	return 'installed';
 }
+
+/** Packs a test fixture package (plain JS, nothing to build) and installs it beside ours, as a user would. */
+export async function installFixturePackage(userFolder: string, packageDir: string, packDir: string): Promise<void> {
+	fs.mkdirSync(packDir, { recursive: true });
+	const env = npmEnvironment();
+	const packed = await runCommandOrThrow('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: packageDir, env });
+	const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+	await runCommandOrThrow('npm', ['install', '--no-audit', '--no-fund', path.join(packDir, filename)], {
+		cwd: path.join(userFolder, '.n8n', 'nodes'),
+		env,
+		logFile: path.join(userFolder, 'npm-install-fixtures.log'),
+	});
+}
