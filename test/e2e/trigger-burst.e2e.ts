@@ -19,7 +19,10 @@ export interface BurstSettings {
 	retried: number;
 	/** Events delivered twice at the same moment, as two overlapping retries. */
 	overlapping: number;
-	/** The trigger's rate must be at least this share of the bare community trigger's. */
+	/**
+	 * The trigger's rate must be at least this share of the bare community trigger's: a guard against our own
+	 * per-event cost growing. Measured 0.82 on 1,000 events; the margin absorbs a loaded 2-core machine.
+	 */
 	minRateRatio: number;
 	/** The burst is delivered in this many rounds, each target in turn, so drift over the run hits all alike. */
 	rounds: number;
@@ -29,7 +32,7 @@ export interface BurstSettings {
 export const BARE_TRIGGER_PACKAGE_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'bare-trigger-package');
 const BARE_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.bareTrigger';
 
-export const DEFAULT_BURST: BurstSettings = { events: 1000, concurrency: 20, retried: 300, overlapping: 100, minRateRatio: 0.8, rounds: 2 };
+export const DEFAULT_BURST: BurstSettings = { events: 1000, concurrency: 20, retried: 300, overlapping: 100, minRateRatio: 0.7, rounds: 2 };
 const RUN_TIMEOUT_MS = 600_000;
 
 type Answers = Map<number, number>;
