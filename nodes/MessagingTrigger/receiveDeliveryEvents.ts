@@ -1,12 +1,11 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { readHeader } from '../shared/readHeader';
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
 import { parseDeliveryEvents, type DeliveryEvent } from './events';
-import { readHeader, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './headers';
-import { respondWithJson } from './respond';
 import { readSigningSecret } from './signingSecret';
 import { triageEvents } from './triage';
-import { verifySignature, type VerificationFailure } from './verification';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type VerificationFailure } from './verification';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 export const DEFAULT_TIMESTAMP_TOLERANCE_SECONDS = 300;
@@ -91,6 +90,21 @@ async function readVerifiedEvents(
 	const parsed = parseDeliveryEvents(rawBody);
 	if ('invalid' in parsed) return { refusal: { statusCode: 400, ...parsed.invalid } };
 	return parsed;
+}
+
+/** The part of a Node/express response we write to, so a bare `http` response works in tests too. */
+interface JsonResponseTarget {
+	statusCode: number;
+	setHeader(name: string, value: string | number): unknown;
+	end(chunk: string): unknown;
+}
+
+function respondWithJson(response: JsonResponseTarget, statusCode: number, body: object): void {
+	const payload = JSON.stringify(body);
+	response.statusCode = statusCode;
+	response.setHeader('Content-Type', 'application/json; charset=utf-8');
+	response.setHeader('Content-Length', Buffer.byteLength(payload));
+	response.end(payload);
 }
 
 function refuse(context: IWebhookFunctions, { statusCode, code, message, field }: Refusal): IWebhookResponseData {

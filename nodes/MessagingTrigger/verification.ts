@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
+export const SIGNATURE_HEADER = 'x-messaging-signature';
+export const TIMESTAMP_HEADER = 'x-messaging-timestamp';
 export const SIGNATURE_VERSION_PREFIX = 'v1=';
 
 export type VerificationFailure =

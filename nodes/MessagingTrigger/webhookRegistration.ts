@@ -3,7 +3,7 @@ import type { IHookFunctions } from 'n8n-workflow';
 const ANNOUNCED_URL_KEY = 'announcedWebhookUrl';
 
 /*
- * The Messaging API has no endpoint to register a webhook (spec §6: "not shown"), so the user
+ * The Messaging API has no endpoint to register a webhook (README, "API assumptions"), so the user
  * pastes the URL. Activation therefore registers nothing remotely: it logs the URL to paste and
  * remembers it until deactivation, so n8n restarts, which re-check active webhooks, stay quiet.
  */

@@ -2,6 +2,8 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 
 import { Messaging } from '../../nodes/Messaging/Messaging.node';
+import { MessagingTrigger } from '../../nodes/MessagingTrigger/MessagingTrigger.node';
+import { MESSAGING_NODE_TYPE, MESSAGING_TRIGGER_NODE_TYPE, NO_OP_NODE_TYPE } from './nodeFixtures';
 
 /** Same contract as n8n's NoOp node: passes its input through. Used as the workflow's entry point. */
 class PassThrough implements INodeType {
@@ -22,9 +24,16 @@ class PassThrough implements INodeType {
 	}
 }
 
+/** The registry's Messaging node, the instance a workflow run through the harness executes. */
+export const messagingType = new Messaging();
+
+/** The registry's Messaging Trigger node, the instance a trigger workflow's webhook calls. */
+export const messagingTriggerType = new MessagingTrigger();
+
 const registered: Record<string, INodeType> = {
-	'n8n-nodes-messaging.messaging': new Messaging(),
-	'n8n-nodes-base.noOp': new PassThrough(),
+	[MESSAGING_NODE_TYPE]: messagingType,
+	[MESSAGING_TRIGGER_NODE_TYPE]: messagingTriggerType,
+	[NO_OP_NODE_TYPE]: new PassThrough(),
 };
 
 /** The harness's node types, plus any a caller brings (the benchmark's yardstick node), by full type name. */

@@ -14,6 +14,7 @@ import path from 'node:path';
 
 import { MessagingApi } from '../../credentials/MessagingApi.credentials';
 import { TestCredentialsHelper } from './credentialsHelper';
+import { MESSAGING_NODE_TYPE } from './nodeFixtures';
 import { testNodeTypes, testNodeTypesWith } from './nodeTypes';
 
 // Node errors are part of what the tests assert; n8n's logger would print each one again. N8N_LOG_LEVEL=info shows them.
@@ -111,7 +112,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 	const nodes: INode[] = structuredClone(options.workflow.nodes).map((node) => ({
 		...node,
 		parameters: { ...node.parameters, ...(options.parameters?.[node.name] ?? {}) } as INode['parameters'],
-		...(onError !== undefined && node.type === 'n8n-nodes-messaging.messaging' ? { onError } : {}),
+		...(onError !== undefined && node.type === MESSAGING_NODE_TYPE ? { onError } : {}),
 	}));
 	const workflowData = { ...options.workflow, nodes };
 	const workflow = new Workflow({

@@ -1,5 +1,6 @@
 import { closedPortUrl, startSandbox, type FaultRule, type Sandbox } from '../../sandbox';
 import { encodeFields, errorOf, post, smsFields, whatsappTemplateFields } from './http-client';
+import { settle, tracked, useSandboxTime } from './sandbox-time';
 
 const CONNECTION_RESET = { message: 'fetch failed', cause: expect.objectContaining({ code: 'ECONNRESET' }) };
 
@@ -85,18 +86,28 @@ describe('fault injection', () => {
 		expect(sandbox.messages()).toHaveLength(0);
 	});
 
-	it('delays the answer past the client timeout while the message is accepted', async () => {
-		sandbox.addFault({ match: { times: 1 }, action: { delayMs: 400 } });
-		await expect(rawSend(sandbox, { timeoutMs: 100 })).rejects.toThrow(/timeout|aborted/i);
-		const [message] = sandbox.messages();
-		expect(message.acceptedUnderFault).toBe('delay');
+	describe('in sandbox time', () => {
+		const time = useSandboxTime();
 
-		sandbox.addFault({ match: { times: 1 }, action: { delayMs: 150 } });
-		const startedAt = performance.now();
-		const patient = await rawSend(sandbox);
-		expect(performance.now() - startedAt).toBeGreaterThanOrEqual(145);
-		expect(patient.status).toBe(200);
-		expect(sandbox.messages()).toHaveLength(2);
+		it('delays the answer past the client timeout while the message is accepted', async () => {
+			// The 400 ms of sandbox time never pass: the client's real 100 ms timeout always comes first.
+			sandbox.addFault({ match: { times: 1 }, action: { delayMs: 400 } });
+			await expect(rawSend(sandbox, { timeoutMs: 100 })).rejects.toThrow(/timeout|aborted/i);
+			const [message] = sandbox.messages();
+			expect(message.acceptedUnderFault).toBe('delay');
+			expect(time().pendingDelays()).toEqual([400]);
+
+			sandbox.addFault({ match: { times: 1 }, action: { delayMs: 150 } });
+			const patient = tracked(rawSend(sandbox));
+			await time().untilPending(2);
+			expect(time().pendingDelays()).toEqual([400, 150]);
+			await time().advance(149);
+			await settle();
+			expect(patient.settled()).toBe(false);
+			await time().advance(1);
+			expect((await patient.promise).status).toBe(200);
+			expect(sandbox.messages()).toHaveLength(2);
+		});
 	});
 
 	it('resets the connection before reading the body: nothing accepted, the attempt recorded', async () => {

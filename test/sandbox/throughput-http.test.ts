@@ -1,37 +1,44 @@
 import { createManualClock, startSandbox, type Sandbox } from '../../sandbox';
 import { errorOf, post, smsFields } from './http-client';
+import { settle, tracked, useSandboxTime } from './sandbox-time';
 import { pause, startWebhookReceiver, waitUntil } from './webhook-receiver';
-
-async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
-	const startedAt = performance.now();
-	const result = await run();
-	return { result, ms: performance.now() - startedAt };
-}
 
 describe('latency', () => {
 	let sandbox: Sandbox;
+	const time = useSandboxTime();
 	beforeAll(async () => {
 		sandbox = await startSandbox({ lifecycle: null });
 	});
 	afterAll(() => sandbox.close());
 
 	it('waits the fixed latency before answering, and adds up to the jitter', async () => {
-		const baseline = await timed(() => post(sandbox, '/v1/sms/send', smsFields()));
-
 		sandbox.configure({ latency: { fixedMs: 120 } });
-		const slow = await timed(() => post(sandbox, '/v1/sms/send', smsFields()));
-		expect(slow.result.status).toBe(200);
-		expect(slow.ms).toBeGreaterThanOrEqual(118);
+		const slow = tracked(post(sandbox, '/v1/sms/send', smsFields()));
+		await time().untilPending(1);
+		expect(time().pendingDelays()).toEqual([120]);
+		await time().advance(119);
+		await settle();
+		expect(slow.settled()).toBe(false);
+		await time().advance(1);
+		expect((await slow.promise).status).toBe(200);
 
 		sandbox.configure({ latency: { fixedMs: 20, jitterMs: 60 } });
-		const jittered = await Promise.all(Array.from({ length: 12 }, () => timed(() => post(sandbox, '/v1/sms/send', smsFields()))));
-		for (const { ms } of jittered) expect(ms).toBeGreaterThanOrEqual(19);
-		const spread = Math.max(...jittered.map(({ ms }) => ms)) - Math.min(...jittered.map(({ ms }) => ms));
-		expect(spread).toBeGreaterThan(5);
+		const jittered = Array.from({ length: 12 }, () => post(sandbox, '/v1/sms/send', smsFields()));
+		await time().untilPending(12);
+		const delays = time().pendingDelays();
+		expect(delays).toHaveLength(12);
+		for (const delayMs of delays) {
+			expect(delayMs).toBeGreaterThanOrEqual(20);
+			expect(delayMs).toBeLessThanOrEqual(80);
+		}
+		expect(Math.max(...delays) - Math.min(...delays)).toBeGreaterThan(5);
+		await time().advance(80);
+		expect((await Promise.all(jittered)).map((reply) => reply.status)).toEqual(Array(12).fill(200));
 
 		sandbox.configure({ latency: null });
-		const fast = await timed(() => post(sandbox, '/v1/sms/send', smsFields()));
-		expect(fast.ms).toBeLessThan(baseline.ms + 100);
+		const fast = await post(sandbox, '/v1/sms/send', smsFields());
+		expect(fast.status).toBe(200);
+		expect(time().requestedDelays()).toHaveLength(1 + 12);
 	});
 
 	it('refuses a negative latency', () => {
@@ -39,8 +46,10 @@ describe('latency', () => {
 	});
 });
 
+/** Rate limits measured in sandbox time: the token buckets refill only when the test advances it. */
 describe('rate limit', () => {
 	let sandbox: Sandbox;
+	const time = useSandboxTime();
 	beforeEach(async () => {
 		sandbox = await startSandbox({ lifecycle: null, rateLimit: { perSecond: 2, burst: 2 } });
 	});
@@ -60,7 +69,8 @@ describe('rate limit', () => {
 	it('lets the client in again after Retry-After', async () => {
 		for (let i = 0; i < 2; i++) await post(sandbox, '/v1/sms/send', smsFields());
 		const limited = await post(sandbox, '/v1/sms/send', smsFields());
-		await pause(Number(limited.headers.get('retry-after')) * 1000);
+		expect(limited.status).toBe(429);
+		await time().advance(Number(limited.headers.get('retry-after')) * 1000);
 		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
 	});
 
@@ -73,25 +83,24 @@ describe('rate limit', () => {
 
 	it('never limits a client that sends at exactly the configured rate', async () => {
 		sandbox.configure({ rateLimit: { perSecond: 40 } });
-		const startedAt = performance.now();
 		const statuses: number[] = [];
 		for (let i = 0; i < 60; i++) {
-			const due = startedAt + (i * 1000) / 40;
-			await pause(Math.max(0, due - performance.now()));
+			if (i > 0) await time().advance(1000 / 40);
 			statuses.push((await post(sandbox, '/v1/sms/send', smsFields())).status);
 		}
+		expect(statuses).toHaveLength(60);
 		expect(statuses.filter((status) => status === 429)).toHaveLength(0);
 	});
 
 	it('holds a client sending twice the rate to the rate', async () => {
 		sandbox.configure({ rateLimit: { perSecond: 20, burst: 1 } });
-		const startedAt = performance.now();
+		const startedAt = time().now();
 		const statuses: number[] = [];
 		for (let i = 0; i < 30; i++) {
-			await pause(Math.max(0, startedAt + i * 25 - performance.now()));
+			if (i > 0) await time().advance(25);
 			statuses.push((await post(sandbox, '/v1/sms/send', smsFields())).status);
 		}
-		const elapsedSeconds = (performance.now() - startedAt) / 1000;
+		const elapsedSeconds = (time().now() - startedAt) / 1000;
 		const accepted = statuses.filter((status) => status === 200).length;
 		expect(accepted).toBeLessThanOrEqual(1 + Math.ceil(20 * elapsedSeconds));
 		expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(30 - 1 - Math.ceil(20 * elapsedSeconds));

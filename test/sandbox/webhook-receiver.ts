@@ -14,6 +14,8 @@ export type ReceiverBehaviour = (index: number, delivery: ReceivedDelivery) => {
 export interface WebhookReceiver {
 	url: string;
 	received: ReceivedDelivery[];
+	/** How many deliveries the receiver has answered so far (some answer only after a pause). */
+	answered(): number;
 	waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
 	close(): Promise<void>;
 }
@@ -21,6 +23,7 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(behaviour: ReceiverBehaviour = () => ({ status: 200 })): Promise<WebhookReceiver> {
 	const received: ReceivedDelivery[] = [];
 	const pauses = new Set<NodeJS.Timeout>();
+	let answered = 0;
 	const server = createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,7 +32,10 @@ export async function startWebhookReceiver(behaviour: ReceiverBehaviour = () => 
 			const delivery = { headers: request.headers, rawBody, event: JSON.parse(rawBody) as DeliveryEvent };
 			const { status, delayMs = 0 } = behaviour(received.length, delivery);
 			received.push(delivery);
-			const answer = () => response.writeHead(status).end();
+			const answer = () => {
+				answered++;
+				response.writeHead(status).end();
+			};
 			if (delayMs === 0) {
 				answer();
 				return;
@@ -47,6 +53,7 @@ export async function startWebhookReceiver(behaviour: ReceiverBehaviour = () => 
 	return {
 		url: `http://127.0.0.1:${port}/hooks`,
 		received,
+		answered: () => answered,
 		async waitFor(count, timeoutMs = 5000) {
 			const deadline = Date.now() + timeoutMs;
 			while (received.length < count) {

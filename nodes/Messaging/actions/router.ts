@@ -8,26 +8,32 @@ import { sendWithRetries } from '../throughput/retryPolicy';
 import { classifyMessagingFailure, withTriesMade } from '../transport/messagingApiError';
 import type { MessagingRequest, SendSettings } from '../transport/messagingRequest';
 import { sendMessagingRequest } from '../transport/sendMessagingRequest';
-import type { MessagingEndpoint } from '../transport/sendMessagingRequest';
-import { readBatchSettings, readSendSettings } from './common/sendSettings';
+import { readEndpoint, type MessagingEndpoint } from '../transport/endpoint';
+import { ItemParameters } from './common/itemParameters';
+import { readBatchSettings, readSendSettings, type BatchSettings } from './common/sendSettings';
 import * as sms from './sms';
-import type { MessagingResource, OperationMap, PrepareRequest } from './types';
+import type { MessagingResource, PrepareRequest } from './types';
 import * as whatsapp from './whatsapp';
 
-const operations: OperationMap = {
-	sms: { send: sms.send.prepareSmsSend },
-	whatsapp: { send: whatsapp.send.prepareWhatsappSend },
-};
+const operationsByResource = { sms: sms.operations, whatsapp: whatsapp.operations } satisfies Record<
+	MessagingResource,
+	unknown
+>;
 
 interface PreparedSend {
 	request: MessagingRequest;
 	settings: SendSettings;
 }
 
+/** Each input item either goes on to be sent or has already failed (when the node continues on fail). */
+type ItemOutcome = { send: PreparedSend } | { failedItem: INodeExecutionData };
+
 function resolveOperation(context: IExecuteFunctions): PrepareRequest {
-	const resource = context.getNodeParameter('resource', 0) as MessagingResource;
+	const resource = context.getNodeParameter('resource', 0) as string;
 	const operation = context.getNodeParameter('operation', 0, '') as string;
-	const prepare = operations[resource]?.[operation];
+	const operations: Record<string, { prepare: PrepareRequest } | undefined> =
+		operationsByResource[resource as MessagingResource] ?? {};
+	const prepare = Object.hasOwn(operations, operation) ? operations[operation]?.prepare : undefined;
 	if (!prepare) {
 		throw new NodeOperationError(
 			context.getNode(),
@@ -39,7 +45,6 @@ function resolveOperation(context: IExecuteFunctions): PrepareRequest {
 	}
 	return prepare;
 }
-
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeOperationError | NodeApiError {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
@@ -59,103 +64,109 @@ function errorItem(context: IExecuteFunctions, error: NodeOperationError | NodeA
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-async function readEndpoint(context: IExecuteFunctions): Promise<MessagingEndpoint> {
-	const credentials = await context.getCredentials<{ baseUrl?: string; apiKey?: string }>('messagingApi');
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
-	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-		throw new NodeOperationError(context.getNode(), 'The Messaging API credential has no valid Base URL', {
-			description: 'Open the credential and set Base URL to the API root, e.g. https://api.example.com.',
-		});
-	}
-	return { baseUrl, apiKey: credentials.apiKey, credentials };
-}
-
-type PreparedItems = Array<PreparedSend | undefined>;
-
-function prepareAll(context: IExecuteFunctions, results: INodeExecutionData[], continueOnFail: boolean): PreparedItems {
+function prepareAll(parameters: ItemParameters, itemCount: number, continueOnFail: boolean): ItemOutcome[] {
+	const { context } = parameters;
 	const prepare = resolveOperation(context);
-	const prepared: PreparedItems = new Array(results.length);
-	for (let itemIndex = 0; itemIndex < results.length; itemIndex++) {
+	return Array.from({ length: itemCount }, (_, itemIndex): ItemOutcome => {
 		try {
-			prepared[itemIndex] = {
-				request: prepare.call(context, itemIndex),
-				settings: readSendSettings(context, itemIndex),
-			};
+			return { send: { request: prepare(parameters, itemIndex), settings: readSendSettings(parameters, itemIndex) } };
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
-			results[itemIndex] = errorItem(context, nodeError, itemIndex);
+			return { failedItem: errorItem(context, nodeError, itemIndex) };
 		}
-	}
-	return prepared;
+	});
 }
 
-/** Each result lands in its input slot, so order and pairing hold whatever finishes first. */
+interface SendRun {
+	endpoint: MessagingEndpoint;
+	batch: BatchSettings;
+	continueOnFail: boolean;
+}
+
+interface IndexedSend extends PreparedSend {
+	itemIndex: number;
+}
+
+/** The outcomes array is not kept: each prepared request can be dropped as soon as it is sent. */
+function splitOutcomes(outcomes: ItemOutcome[]) {
+	const results = outcomes.map((outcome) => ('failedItem' in outcome ? outcome.failedItem : undefined));
+	const sends: Array<IndexedSend | undefined> = outcomes.flatMap((outcome, itemIndex) =>
+		'send' in outcome ? [{ itemIndex, ...outcome.send }] : [],
+	);
+	return { results, sends };
+}
+
+type SendResult = { item: INodeExecutionData } | { error: NodeOperationError | NodeApiError };
+
+async function sendOne(
+	context: IExecuteFunctions,
+	{ itemIndex, request, settings }: IndexedSend,
+	{ endpoint, batch }: SendRun,
+	limiter: AdaptiveSendRateLimiter,
+	clock: ReturnType<typeof createSystemClock>,
+): Promise<SendResult> {
+	const idempotent = Boolean(settings.idempotencyKey);
+	const isThrottled = (error: unknown) => classifyMessagingFailure(error).kind === 'rate_limited';
+	const outcome = await sendWithRetries(
+		async (tryNumber) =>
+			await limiter.send(
+				tryNumber > 1 ? 'retry' : 'first',
+				async () => await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex),
+				isThrottled,
+			),
+		classifyMessagingFailure,
+		{ maxTries: batch.maxTries429, idempotent },
+		clock,
+	);
+	if (outcome.ok) {
+		const [item] = context.helpers.constructExecutionMetaData(context.helpers.returnJsonArray(outcome.value), {
+			itemData: { item: itemIndex },
+		});
+		return { item };
+	}
+	const failureContext = { timeoutMs: settings.timeoutMs, triesMade: outcome.triesMade, apiKey: endpoint.apiKey, idempotent };
+	return { error: asNodeError(context, withTriesMade(outcome.error, context.getNode(), itemIndex, failureContext), itemIndex) };
+}
+
+/**
+ * Sends at most Max Concurrent Requests at a time, paced by one limiter, and writes each result into its input
+ * slot, so order and pairing hold whatever finishes first. Without continue-on-fail the first failure stops
+ * further sends and is thrown.
+ */
 async function sendAll(
 	context: IExecuteFunctions,
-	prepared: PreparedItems,
-	results: INodeExecutionData[],
-	continueOnFail: boolean,
+	sends: Array<IndexedSend | undefined>,
+	results: Array<INodeExecutionData | undefined>,
+	run: SendRun,
 ): Promise<void> {
-	const sendIndexes = prepared.flatMap((item, itemIndex) => (item ? [itemIndex] : []));
-	if (sendIndexes.length === 0) return;
-	const endpoint = await readEndpoint(context);
-	const batch = readBatchSettings(context);
 	const clock = createSystemClock();
-	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: batch.maxPerSecond }, clock);
-	const isThrottled = (error: unknown) => classifyMessagingFailure(error).kind === 'rate_limited';
+	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: run.batch.maxPerSecond }, clock);
 	let stopError: { error: unknown } | undefined;
-
 	await forEachWithConcurrency(
-		sendIndexes.length,
-		batch.maxConcurrency,
+		sends.length,
+		run.batch.maxConcurrency,
 		async (position) => {
-			const itemIndex = sendIndexes[position];
-			const { request, settings } = prepared[itemIndex]!;
-			prepared[itemIndex] = undefined;
-			const idempotent = Boolean(settings.idempotencyKey);
-			const outcome = await sendWithRetries(
-				async (tryNumber) =>
-					await limiter.send(
-						tryNumber > 1 ? 'retry' : 'first',
-						async () => await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex),
-						isThrottled,
-					),
-				classifyMessagingFailure,
-				{ maxTries: batch.maxTries429, idempotent },
-				clock,
-			);
-			if (outcome.ok) {
-				const [item] = context.helpers.constructExecutionMetaData(context.helpers.returnJsonArray(outcome.value), {
-					itemData: { item: itemIndex },
-				});
-				results[itemIndex] = item;
-				return;
-			}
-			const error = asNodeError(
-				context,
-				withTriesMade(outcome.error, context.getNode(), itemIndex, {
-					timeoutMs: settings.timeoutMs,
-					triesMade: outcome.triesMade,
-					apiKey: endpoint.apiKey,
-					idempotent,
-				}),
-				itemIndex,
-			);
-			if (continueOnFail) results[itemIndex] = errorItem(context, error, itemIndex);
-			else stopError ??= { error };
+			const send = sends[position]!;
+			sends[position] = undefined;
+			const result = await sendOne(context, send, run, limiter, clock);
+			if ('item' in result) results[send.itemIndex] = result.item;
+			else if (run.continueOnFail) results[send.itemIndex] = errorItem(context, result.error, send.itemIndex);
+			else stopError ??= { error: result.error };
 		},
 		() => stopError === undefined,
 	);
-
 	if (stopError) throw stopError.error;
 }
 
 /** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const results: INodeExecutionData[] = new Array(this.getInputData().length);
 	const continueOnFail = this.continueOnFail();
-	const prepared = prepareAll(this, results, continueOnFail);
-	await sendAll(this, prepared, results, continueOnFail);
-	return [results];
+	const parameters = new ItemParameters(this);
+	const { results, sends } = splitOutcomes(prepareAll(parameters, this.getInputData().length, continueOnFail));
+	if (sends.length > 0) {
+		const run = { endpoint: await readEndpoint(this), batch: readBatchSettings(parameters), continueOnFail };
+		await sendAll(this, sends, results, run);
+	}
+	return [results as INodeExecutionData[]];
 }

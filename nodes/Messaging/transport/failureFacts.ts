@@ -1,3 +1,6 @@
+import { readHeader } from '../../shared/readHeader';
+import type { ClassifiedFailure } from '../throughput/retryPolicy';
+
 /** Plain values copied out of a failure; the raw client error is never kept, its config holds the Authorization header. */
 export interface FailureFacts {
 	status?: number;
@@ -9,6 +12,28 @@ export interface FailureFacts {
 	networkCode?: string;
 	timedOut?: boolean;
 	invalidAcknowledgement?: boolean;
+}
+
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'EADDRNOTAVAIL',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'ERR_INVALID_URL',
+]);
+
+/** What the retry policy makes of a failure: whether the message may have gone out, and whether to wait. */
+export function classifyFacts(facts: FailureFacts): ClassifiedFailure {
+	if (facts.invalidAcknowledgement) return { kind: 'final' };
+	if (facts.status === 429) return { kind: 'rate_limited', retryAfter: facts.retryAfter };
+	if (facts.status !== undefined) return { kind: facts.status >= 500 ? 'maybe_processed' : 'final' };
+	if (facts.networkCode && NOT_SENT_CODES.has(facts.networkCode)) return { kind: 'not_sent' };
+	if (facts.networkCode === 'ERR_CANCELED') return { kind: 'final' };
+	return { kind: 'maybe_processed' };
 }
 
 const MAX_PROVIDER_MESSAGE = 500;
@@ -96,20 +121,6 @@ export function readProviderMessage(
 		if (messages.length) return { message: clip(messages.join('; ')) };
 	}
 	return { message: clip(JSON.stringify(body)) };
-}
-
-export function readHeader(headers: unknown, name: string): string | undefined {
-	if (!headers || typeof headers !== 'object') return undefined;
-	const wanted = name.toLowerCase();
-	const getter = (headers as { get?: unknown }).get;
-	if (typeof getter === 'function') {
-		const value = (getter as (key: string) => unknown).call(headers, wanted);
-		if (typeof value === 'string') return value;
-	}
-	for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-		if (key.toLowerCase() === wanted) return Array.isArray(value) ? String(value[0]) : String(value);
-	}
-	return undefined;
 }
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);

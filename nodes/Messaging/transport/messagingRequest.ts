@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** One send, as the API receives it: named fields, object fields already JSON-encoded text (spec §4). */
+/** One send, as the API receives it: named fields, object fields already JSON-encoded text (README: API assumptions). */
 export interface MessagingRequest {
 	path: '/v1/sms/send' | '/v1/whatsapp/send';
 	fields: Record<string, string>;

@@ -1,50 +1,11 @@
-import type {
-	IAdditionalCredentialOptions,
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
+import { readHeader } from '../../shared/readHeader';
 import { readAcknowledgement } from './acknowledgement';
-import { thrownFailureFacts, readHeader, readProviderMessage } from './failureFacts';
+import { CREDENTIAL_TYPE, type MessagingEndpoint } from './endpoint';
+import { thrownFailureFacts, readProviderMessage } from './failureFacts';
 import { messagingApiError } from './messagingApiError';
 import type { Acknowledgement, MessagingRequest, SendSettings } from './messagingRequest';
-
-export interface MessagingEndpoint {
-	baseUrl: string;
-	apiKey?: string;
-	/** The credential as read once for the run; without it n8n's helper reads it again for every request. */
-	credentials?: ICredentialDataDecryptedObject;
-}
-
-const CREDENTIAL_TYPE = 'messagingApi';
-const credentialOptionsByEndpoint = new WeakMap<MessagingEndpoint, IAdditionalCredentialOptions>();
-
-/**
- * Handing n8n the credential already read skips its per-request getCredentials (in n8n a database read and
- * a decryption); the credential's own authenticate still runs on every request.
- */
-function credentialOptions(
-	context: IExecuteFunctions,
-	endpoint: MessagingEndpoint,
-): IAdditionalCredentialOptions | undefined {
-	if (!endpoint.credentials) return undefined;
-	let options = credentialOptionsByEndpoint.get(endpoint);
-	if (!options) {
-		const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
-		options = {
-			credentialsDecrypted: {
-				id: stored?.id ?? '',
-				name: stored?.name ?? '',
-				type: CREDENTIAL_TYPE,
-				data: endpoint.credentials,
-			},
-		};
-		credentialOptionsByEndpoint.set(endpoint, options);
-	}
-	return options;
-}
 
 interface FullResponse {
 	statusCode: number;
@@ -98,7 +59,7 @@ export async function sendMessagingRequest(
 			this,
 			CREDENTIAL_TYPE,
 			requestOptions(endpoint, request, settings),
-			credentialOptions(this, endpoint),
+			endpoint.credentialOptions,
 		)) as FullResponse;
 	} catch (error) {
 		throw messagingApiError(this.getNode(), thrownFailureFacts(error, endpoint.apiKey), itemIndex, failureContext);

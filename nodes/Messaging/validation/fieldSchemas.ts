@@ -12,6 +12,10 @@ export function addFieldIssue(
 	ctx.addIssue({ code: z.ZodIssueCode.custom, message, path, params: { fix } });
 }
 
+export function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
 export function describeType(value: unknown): string {
 	if (value === null) return 'null';
 	if (value === undefined) return 'empty';

@@ -84,7 +84,8 @@ const rawSmsInput = z.object({
 
 export const smsSendSchema = rawSmsInput.transform((input, ctx) => {
 	const to = normaliseRecipient(input.to, input.defaultCountryCode, ctx);
-	const content: Record<string, string | number> = {};
+	// No prototype: a variable named "__proto__" must become a field, not silently vanish.
+	const content = Object.create(null) as Record<string, string | number>;
 	const seen = new Set<string>();
 
 	if (input.variablesInputMode === 'json') {

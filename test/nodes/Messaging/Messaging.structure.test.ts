@@ -11,6 +11,7 @@ import type {
 
 import { MessagingApi } from '../../../credentials/MessagingApi.credentials';
 import { Messaging } from '../../../nodes/Messaging/Messaging.node';
+import { messagingNode } from '../../helpers/nodeFixtures';
 
 const node = new Messaging();
 const { description } = node;
@@ -23,7 +24,7 @@ function visibleNames(values: Record<string, unknown>): string[] {
 		values as never,
 		true,
 		false,
-		{ typeVersion: 1 },
+		messagingNode(),
 		description,
 	);
 	return Object.keys(shown ?? {}).sort();
@@ -35,7 +36,9 @@ function byDisplayName(a: string, b: string): number {
 
 describe('Messaging node description', () => {
 	test('every property except the resource selector is scoped to one resource, and fields also to the operation', () => {
-		for (const property of properties.filter((candidate) => candidate.name !== 'resource')) {
+		const scoped = properties.filter((candidate) => candidate.name !== 'resource');
+		expect(scoped.length).toBeGreaterThan(0);
+		for (const property of scoped) {
 			const show = property.displayOptions?.show ?? {};
 			expect({ name: property.name, resources: (show.resource as string[] | undefined)?.length }).toEqual({
 				name: property.name,
@@ -101,12 +104,16 @@ describe('Messaging node description', () => {
 	});
 
 	test('every operation has an action and a description; selector options are alphabetical', () => {
-		for (const selector of properties.filter(
+		const selectorProperties = properties.filter(
 			(candidate) => candidate.type === 'options' && selectors.has(candidate.name),
-		)) {
+		);
+		// The resource selector and one operation selector per resource.
+		expect(selectorProperties.map((selector) => selector.name).sort()).toEqual(['operation', 'operation', 'resource']);
+		for (const selector of selectorProperties) {
 			const options = selector.options as INodePropertyOptions[];
 			expect(options.map((option) => option.name)).toEqual(options.map((option) => option.name).sort(byDisplayName));
 			if (selector.name === 'operation') {
+				expect(options.length).toBeGreaterThan(0);
 				for (const option of options) {
 					expect(option.action).toMatch(/^Send /);
 					expect(option.description).toBeTruthy();
@@ -149,7 +156,9 @@ describe('Messaging node description', () => {
 	});
 
 	test('every field, option and row value has a description, and placeholders start with "e.g."', () => {
+		let checked = 0;
 		const check = (property: INodeProperties) => {
+			checked++;
 			if (!selectors.has(property.name))
 				expect({ name: property.name, description: Boolean(property.description) }).toEqual({
 					name: property.name,
@@ -167,6 +176,9 @@ describe('Messaging node description', () => {
 			}
 		};
 		properties.forEach(check);
+		// The top-level properties and, below them, the options and row values.
+		expect(properties.length).toBeGreaterThan(0);
+		expect(checked).toBeGreaterThan(properties.length);
 	});
 
 	test('identity: tool use, subtitle, credential with its test, themed icons and codex categories from n8n', () => {
@@ -196,6 +208,7 @@ describe('Messaging node description', () => {
 			'Sales',
 			'Utility',
 		];
+		expect(codex.categories.length).toBeGreaterThan(0);
 		for (const category of codex.categories) expect(n8nCategories).toContain(category);
 	});
 });

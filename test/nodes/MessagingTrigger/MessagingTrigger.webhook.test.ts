@@ -1,3 +1,4 @@
+import { createManualClock } from '../../../sandbox';
 import { EventIdMemory, SAVE_INTERVAL_MS } from '../../../nodes/MessagingTrigger/deduplication';
 import { deliveryEvent, nowSeconds, postDelivery, sign } from './support/signedDelivery';
 import { startTriggerHarness, type TriggerHarness } from './support/triggerHarness';
@@ -285,9 +286,20 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		await start();
 		const bodies = Array.from({ length: 30 }, () => JSON.stringify(deliveryEvent()));
 
-		const started = Date.now();
-		for (const body of bodies) await postDelivery(harness.url, body, { secret: SECRET });
-		const elapsedMs = Date.now() - started;
+		// The node times its saves with Date.now(); here that is a manual clock moving 100 ms per delivery, so the
+		// burst spans a known 3 s whatever the machine's load.
+		const clock = createManualClock(Date.now());
+		const now = jest.spyOn(Date, 'now').mockImplementation(() => clock.now());
+		const started = clock.now();
+		try {
+			for (const body of bodies) {
+				await postDelivery(harness.url, body, { secret: SECRET });
+				clock.advance(100);
+			}
+		} finally {
+			now.mockRestore();
+		}
+		const elapsedMs = clock.now() - started;
 
 		expect(harness.runs).toHaveLength(30);
 		expect(harness.staticDataSaves()).toBeGreaterThanOrEqual(1);

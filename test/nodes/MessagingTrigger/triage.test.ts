@@ -1,6 +1,6 @@
 import { EventIdMemory } from '../../../nodes/MessagingTrigger/deduplication';
 import type { DeliveryEvent } from '../../../nodes/MessagingTrigger/events';
-import { triageEvents } from '../../../nodes/MessagingTrigger/triage';
+import { matchesFilters, triageEvents } from '../../../nodes/MessagingTrigger/triage';
 
 function event(event_id: string, status = 'delivered', channel = 'sms'): DeliveryEvent {
 	return { event_id, channel, status };
@@ -44,5 +44,32 @@ describe('triageEvents', () => {
 
 		expect(triaged.accepted).toHaveLength(2);
 		expect(triaged.duplicates).toBe(0);
+	});
+});
+
+function eventOn(channel: string, status: string): DeliveryEvent {
+	return { event_id: 'evt_1', channel, status };
+}
+
+describe('matchesFilters', () => {
+	it('lets everything through when no channel and no status is selected', () => {
+		expect(matchesFilters(eventOn('sms', 'delivered'), { channels: [], statuses: [] })).toBe(true);
+		expect(matchesFilters(eventOn('rcs', 'bounced'), { channels: [], statuses: [] })).toBe(true);
+	});
+
+	it.each([
+		[['sms'], [], eventOn('sms', 'sent'), true],
+		[['sms'], [], eventOn('whatsapp', 'sent'), false],
+		[[], ['delivered', 'failed'], eventOn('whatsapp', 'failed'), true],
+		[[], ['delivered', 'failed'], eventOn('whatsapp', 'read'), false],
+		[['whatsapp'], ['read'], eventOn('whatsapp', 'read'), true],
+		[['whatsapp'], ['read'], eventOn('sms', 'read'), false],
+		[['whatsapp'], ['read'], eventOn('whatsapp', 'delivered'), false],
+	])('channels %j and statuses %j on %j: %p', (channels, statuses, candidate, expected) => {
+		expect(matchesFilters(candidate, { channels, statuses })).toBe(expected);
+	});
+
+	it('compares channel and status case-insensitively', () => {
+		expect(matchesFilters(eventOn('SMS', 'Delivered'), { channels: ['sms'], statuses: ['delivered'] })).toBe(true);
 	});
 });

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { messagingApiCredentials, messagingNode, noOpNode } from '../../helpers/nodeFixtures';
 import type { WorkflowJson } from '../../helpers/runWorkflow';
 
 /** Orders → Messaging, with the Messaging node's parameters given whole, as a case describes them. */
@@ -7,23 +8,12 @@ export function messagingWorkflow(parameters: INodeParameters): WorkflowJson {
 	return {
 		name: 'Reliability',
 		nodes: [
-			{
-				id: 'reliability-orders',
-				name: 'Orders',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
+			noOpNode('Orders', { id: 'reliability-orders' }),
+			messagingNode(parameters, {
 				id: 'reliability-messaging',
-				name: 'Messaging',
-				type: 'n8n-nodes-messaging.messaging',
-				typeVersion: 1,
 				position: [220, 0],
-				credentials: { messagingApi: { id: '1', name: 'Messaging API' } },
-				parameters,
-			},
+				credentials: messagingApiCredentials(),
+			}),
 		],
 		connections: { Orders: { main: [[{ node: 'Messaging', type: 'main', index: 0 }]] } },
 	};

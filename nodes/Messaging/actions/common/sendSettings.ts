@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { SendSettings } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
 import { boundedNumber, idempotencyKey, numberBoundsOf, optionsFieldGuide } from '../../validation/sendOptionsSchema';
-import { itemParametersOf } from './itemParameters';
+import type { ItemParameters } from './itemParameters';
 import { sendOptions } from './sendOptions';
 
 export interface BatchSettings {
@@ -32,24 +32,19 @@ const batchOptions = z.object({
 
 const optionsGuide = optionsFieldGuide(sendOptions);
 
-/** Reads one option by path, so an option's expression (e.g. the idempotency key) is evaluated only when needed. */
-export function readOption(context: IExecuteFunctions, name: string, itemIndex: number): unknown {
-	return itemParametersOf(context).read(`options.${name}`, itemIndex, '');
-}
-
-function readOptions<Schema extends z.AnyZodObject>(context: IExecuteFunctions, schema: Schema, itemIndex: number): z.infer<Schema> {
-	const values = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, readOption(context, name, itemIndex)]));
+function readOptions<Schema extends z.AnyZodObject>(parameters: ItemParameters, schema: Schema, itemIndex: number): z.infer<Schema> {
+	const values = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, parameters.readOption(name, itemIndex)]));
 	const parsed = schema.safeParse(values);
-	if (!parsed.success) throw issueToNodeError(context.getNode(), parsed.error.issues, itemIndex, optionsGuide);
+	if (!parsed.success) throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, optionsGuide);
 	return parsed.data;
 }
 
-export function readSendSettings(context: IExecuteFunctions, itemIndex: number): SendSettings {
-	const { idempotencyKey: key, timeout, bodyEncoding } = readOptions(context, perItemOptions, itemIndex);
+export function readSendSettings(parameters: ItemParameters, itemIndex: number): SendSettings {
+	const { idempotencyKey: key, timeout, bodyEncoding } = readOptions(parameters, perItemOptions, itemIndex);
 	return { bodyEncoding, timeoutMs: timeout, ...(key ? { idempotencyKey: key } : {}) };
 }
 
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
-export function readBatchSettings(context: IExecuteFunctions): BatchSettings {
-	return readOptions(context, batchOptions, 0);
+export function readBatchSettings(parameters: ItemParameters): BatchSettings {
+	return readOptions(parameters, batchOptions, 0);
 }

@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationModule } from '../types';
 import * as send from './send.operation';
 
 export { send };
+
+/** By the Operation parameter's value: the router finds each operation here. */
+export const operations: Record<string, OperationModule> = { send };
 
 export const description: INodeProperties[] = [
 	{

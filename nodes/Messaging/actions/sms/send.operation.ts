@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
@@ -6,23 +6,13 @@ import { smsFieldGuide, smsSendSchema } from '../../validation/smsSendSchema';
 import type { SmsSendInput } from '../../validation/smsSendSchema';
 import { inputModeSelector } from '../common/inputModeSelector';
 import { callbackUrlOption, sendOptionsCollection } from '../common/sendOptions';
-import { itemParametersOf } from '../common/itemParameters';
-import { readOption } from '../common/sendSettings';
+import type { ItemParameters } from '../common/itemParameters';
+import { recipientField } from '../common/recipientField';
 
 const showOnlyForSmsSend = { resource: ['sms'], operation: ['send'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'To',
-		name: 'to',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. +919812345678',
-		description:
-			'Recipient mobile number in international E.164 format: "+", country code, number. Spaces, dashes, dots, parentheses and a leading 00 are cleaned up for you.',
-		displayOptions: { show: showOnlyForSmsSend },
-	},
+	recipientField('mobile', showOnlyForSmsSend),
 	{
 		displayName: 'DLT Entity ID',
 		name: 'entityId',
@@ -97,18 +87,14 @@ export const description: INodeProperties[] = [
 	sendOptionsCollection('sms', [callbackUrlOption]),
 ];
 
-function readInput(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const parameters = itemParametersOf(context);
-	const mode = parameters.read('variablesInputMode', itemIndex, 'fields');
+function readInput(parameters: ItemParameters, itemIndex: number): Record<string, unknown> {
 	return {
 		to: parameters.read('to', itemIndex, ''),
 		entityId: parameters.read('entityId', itemIndex, ''),
 		templateId: parameters.read('templateId', itemIndex, ''),
-		variablesInputMode: mode,
-		variables: mode === 'fields' ? parameters.read('variables', itemIndex, {}) : undefined,
-		variablesJson: mode === 'json' ? parameters.read('variablesJson', itemIndex, '') : undefined,
-		callbackUrl: readOption(context, 'callbackUrl', itemIndex),
-		defaultCountryCode: readOption(context, 'defaultCountryCode', itemIndex),
+		...parameters.readRowsOrJson(itemIndex, { mode: 'variablesInputMode', rows: 'variables', json: 'variablesJson' }),
+		callbackUrl: parameters.readOption('callbackUrl', itemIndex),
+		defaultCountryCode: parameters.readOption('defaultCountryCode', itemIndex),
 	};
 }
 
@@ -125,8 +111,8 @@ export function buildSmsRequest(input: SmsSendInput): MessagingRequest {
 	};
 }
 
-export function prepareSmsSend(this: IExecuteFunctions, itemIndex: number): MessagingRequest {
-	const parsed = smsSendSchema.safeParse(readInput(this, itemIndex));
-	if (!parsed.success) throw issueToNodeError(this.getNode(), parsed.error.issues, itemIndex, smsFieldGuide);
+export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
+	const parsed = smsSendSchema.safeParse(readInput(parameters, itemIndex));
+	if (!parsed.success) throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, smsFieldGuide);
 	return buildSmsRequest(parsed.data);
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
@@ -6,8 +6,8 @@ import { whatsappFieldGuide, whatsappSendSchema } from '../../validation/whatsap
 import type { WhatsappSendInput } from '../../validation/whatsappSendSchema';
 import { inputModeSelector } from '../common/inputModeSelector';
 import { sendOptionsCollection } from '../common/sendOptions';
-import { itemParametersOf } from '../common/itemParameters';
-import { readOption } from '../common/sendSettings';
+import type { ItemParameters } from '../common/itemParameters';
+import { recipientField } from '../common/recipientField';
 
 const showOnlyForWhatsappSend = { resource: ['whatsapp'], operation: ['send'] };
 const showOnlyForTemplate = { ...showOnlyForWhatsappSend, messageType: ['template'] };
@@ -38,17 +38,7 @@ function componentRows(section: string, displayName: string, valueHint: string):
 }
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'To',
-		name: 'to',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. +919812345678',
-		description:
-			'Recipient WhatsApp number in international E.164 format: "+", country code, number. Spaces, dashes, dots, parentheses and a leading 00 are cleaned up for you.',
-		displayOptions: { show: showOnlyForWhatsappSend },
-	},
+	recipientField('WhatsApp', showOnlyForWhatsappSend),
 	{
 		displayName: 'Message Type',
 		name: 'messageType',
@@ -128,18 +118,14 @@ export const description: INodeProperties[] = [
 	sendOptionsCollection('whatsapp'),
 ];
 
-function readInput(context: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const parameters = itemParametersOf(context);
-	const mode = parameters.read('componentsInputMode', itemIndex, 'fields');
+function readInput(parameters: ItemParameters, itemIndex: number): Record<string, unknown> {
 	return {
 		to: parameters.read('to', itemIndex, ''),
 		messageType: parameters.read('messageType', itemIndex, 'template'),
 		templateName: parameters.read('templateName', itemIndex, ''),
-		componentsInputMode: mode,
-		components: mode === 'fields' ? parameters.read('components', itemIndex, {}) : undefined,
-		componentsJson: mode === 'json' ? parameters.read('componentsJson', itemIndex, '') : undefined,
+		...parameters.readRowsOrJson(itemIndex, { mode: 'componentsInputMode', rows: 'components', json: 'componentsJson' }),
 		text: parameters.read('text', itemIndex, ''),
-		defaultCountryCode: readOption(context, 'defaultCountryCode', itemIndex),
+		defaultCountryCode: parameters.readOption('defaultCountryCode', itemIndex),
 	};
 }
 
@@ -158,8 +144,8 @@ export function buildWhatsappRequest(input: WhatsappSendInput): MessagingRequest
 	};
 }
 
-export function prepareWhatsappSend(this: IExecuteFunctions, itemIndex: number): MessagingRequest {
-	const parsed = whatsappSendSchema.safeParse(readInput(this, itemIndex));
-	if (!parsed.success) throw issueToNodeError(this.getNode(), parsed.error.issues, itemIndex, whatsappFieldGuide);
+export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
+	const parsed = whatsappSendSchema.safeParse(readInput(parameters, itemIndex));
+	if (!parsed.success) throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, whatsappFieldGuide);
 	return buildWhatsappRequest(parsed.data);
 }

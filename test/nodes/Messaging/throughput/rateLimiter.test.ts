@@ -44,6 +44,7 @@ describe('AdaptiveSendRateLimiter before any 429: a smooth limiter', () => {
 		await clock.run(clock.sleep(5_000));
 
 		const starts = await startTimes(clock, limiter, 5, 1);
+		expect(starts).toHaveLength(5);
 		starts.slice(1).forEach((start, i) => expect(start - starts[i]).toBeCloseTo(100, 6));
 	});
 
@@ -81,6 +82,7 @@ describe('AdaptiveSendRateLimiter after a 429', () => {
 
 		expect(limiter.rateAt(clock.now())).toBeCloseTo(70, 6);
 		const starts = await startTimes(clock, limiter, 3, 4);
+		expect(starts).toHaveLength(3 * 4);
 		starts.slice(1).forEach((start, i) => {
 			expect(start - starts[i]).toBeGreaterThan(1000 / 75);
 			expect(start - starts[i]).toBeLessThanOrEqual(1000 / 70);
@@ -147,6 +149,7 @@ describe('AdaptiveSendRateLimiter after a 429', () => {
 		await clock.run(clock.sleep(60_000));
 		expect(limiter.rateAt(clock.now())).toBe(50);
 		const starts = await startTimes(clock, limiter, 4, 5);
+		expect(starts).toHaveLength(4 * 5);
 		starts.slice(1).forEach((start, i) => expect(start - starts[i]).toBeCloseTo(20, 6));
 	});
 

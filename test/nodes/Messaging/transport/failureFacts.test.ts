@@ -1,8 +1,4 @@
-import {
-	thrownFailureFacts,
-	readHeader,
-	readProviderMessage,
-} from '../../../../nodes/Messaging/transport/failureFacts';
+import { thrownFailureFacts, readProviderMessage } from '../../../../nodes/Messaging/transport/failureFacts';
 
 describe('readProviderMessage', () => {
 	test.each([
@@ -37,17 +33,6 @@ describe('readProviderMessage', () => {
 		const message = readProviderMessage('x'.repeat(2000)).message!;
 		expect(message).toHaveLength(501);
 		expect(message.endsWith('…')).toBe(true);
-	});
-});
-
-describe('readHeader', () => {
-	test('finds a header whatever its case, in plain objects and Headers-like objects', () => {
-		expect(readHeader({ 'Retry-After': '3' }, 'retry-after')).toBe('3');
-		expect(readHeader({ 'retry-after': ['7'] }, 'Retry-After')).toBe('7');
-		expect(readHeader(new Headers({ 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' }), 'retry-after')).toBe(
-			'Wed, 21 Oct 2026 07:28:00 GMT',
-		);
-		expect(readHeader(undefined, 'retry-after')).toBeUndefined();
 	});
 });
 

@@ -1,13 +1,16 @@
+import { inspect } from 'node:util';
+
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
+import { classifyFacts } from '../../../../nodes/Messaging/transport/failureFacts';
+import type { FailureFacts } from '../../../../nodes/Messaging/transport/failureFacts';
 import {
-	classifyFacts,
 	classifyMessagingFailure,
+	MessagingApiError,
 	messagingApiError,
 	withTriesMade,
 } from '../../../../nodes/Messaging/transport/messagingApiError';
-import type { FailureFacts } from '../../../../nodes/Messaging/transport/failureFacts';
 
 const node: INode = {
 	id: '1',
@@ -108,18 +111,75 @@ describe('messagingApiError', () => {
 		expect(error.httpCode).toBe(facts.status === undefined ? null : String(facts.status));
 	});
 
+	test.each([
+		[
+			{ status: 409 },
+			{},
+			'It was not sent again: the message may already have been sent, or a request with the same Idempotency Key may still be in progress. Check with your provider before sending it again, and give every different message its own Idempotency Key.',
+		],
+		[{ status: 413 }, {}, 'Shorten the message text or variable values.'],
+		[{ status: 400, providerMessage: 'to is invalid' }, {}, 'Fix the field named in the message and run the node again.'],
+		[{ status: 418 }, {}, "Fix this item's fields (the provider gave no reason) and run the node again."],
+		[
+			{ status: 422, providerCode: 'constructor' },
+			{},
+			"Fix this item's fields (the provider gave no reason): template variables must match the registered template, and session messages need a window opened by the recipient in the last 24 hours (send a template otherwise).",
+		],
+		[
+			{ status: 503 },
+			{},
+			'This is a provider-side problem; try again later. The message may have been accepted, so it was not sent again; set Options > Idempotency Key so the node can retry safely.',
+		],
+		[
+			{ networkCode: 'ECONNRESET' },
+			{ idempotent: true },
+			'Try again later. The message may have been accepted; run the node again with the same Idempotency Key and it is sent at most once.',
+		],
+	])('%j, %j: the whole advice', (facts: FailureFacts, extra, description) => {
+		expect(messagingApiError(node, facts, 0, { ...context, ...extra }).description).toBe(description);
+	});
+
+	test('is a NodeApiError to n8n, by class and by name, and carries the facts it was built from', () => {
+		const error = messagingApiError(node, { status: 429, retryAfter: '2' }, 1, context);
+		expect(error).toBeInstanceOf(MessagingApiError);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error).toBeInstanceOf(Error);
+		expect(error.name).toBe('NodeApiError');
+		expect(error.facts).toMatchObject({ status: 429, retryAfter: '2' });
+		expect(Object.keys(JSON.parse(JSON.stringify(error)) as object)).not.toContain('facts');
+	});
+
 	test('the API key never appears, even when a provider echoes it', () => {
-		const error = messagingApiError(node, { status: 401, providerMessage: `Key ${apiKey} is revoked` }, 0, context);
+		const error = messagingApiError(
+			node,
+			{ status: 422, providerMessage: `Key ${apiKey} is revoked`, providerField: `key_${apiKey}` },
+			0,
+			context,
+		);
 		const everything = [
 			error.message,
 			error.description,
 			error.stack,
 			JSON.stringify(error),
 			JSON.stringify(error.cause ?? null),
+			JSON.stringify(error.facts),
+			inspect(error, { depth: null }),
 		].join('\n');
 		expect(everything).not.toContain(apiKey);
-		expect(error.message).toBe('The Messaging API rejected the API key (401): Key *** is revoked');
+		expect(error.message).toBe('The Messaging API rejected the message (422): Key *** is revoked');
+		expect(error.description).toContain("Fix the field 'key_***'");
 		expect(error.cause).toBeUndefined();
+		expect(messagingApiError(node, { status: 401, providerMessage: `Key ${apiKey} is revoked` }, 0, context).message).toBe(
+			'The Messaging API rejected the API key (401): Key *** is revoked',
+		);
+	});
+
+	test('a Retry-After given as an HTTP date reads as a time to wait until', () => {
+		const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
+		const error = messagingApiError(node, { status: 429, retryAfter: date }, 0, context);
+		expect(error.description).toBe(
+			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429. The provider asked to wait until ${date}.`,
+		);
 	});
 
 	test('after retries the error says how many tries were made, and keeps its classification', () => {

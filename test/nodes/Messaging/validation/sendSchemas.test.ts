@@ -8,15 +8,9 @@ import { issueToNodeError } from '../../../../nodes/Messaging/validation/issueTo
 import type { FieldGuide } from '../../../../nodes/Messaging/validation/issueToNodeError';
 import { smsFieldGuide, smsSendSchema } from '../../../../nodes/Messaging/validation/smsSendSchema';
 import { whatsappFieldGuide, whatsappSendSchema } from '../../../../nodes/Messaging/validation/whatsappSendSchema';
+import { messagingNode } from '../../../helpers/nodeFixtures';
 
-const node: INode = {
-	id: 'node-1',
-	name: 'Messaging',
-	type: 'n8n-nodes-messaging.messaging',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node: INode = messagingNode({}, { id: 'node-1' });
 
 function errorFor(schema: ZodType, guide: FieldGuide, input: unknown, itemIndex = 3): NodeOperationError {
 	const parsed = schema.safeParse(input);

@@ -1,5 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { noOpNode } from '../../../helpers/nodeFixtures';
 import { formFields, useSandbox } from '../../../helpers/sandboxForTests';
 import { loadWorkflowFixture, runWorkflow } from '../../../helpers/runWorkflow';
 import type { WorkflowJson } from '../../../helpers/runWorkflow';
@@ -9,14 +10,7 @@ const sandbox = useSandbox();
 /** Orders → Messaging, its success output wired to "Sent" and its error output to "Failed", as a campaign flow does. */
 function campaignWithErrorBranch(): WorkflowJson {
 	const base = loadWorkflowFixture('sms-send');
-	const passThrough = (name: string, x: number) => ({
-		id: `error-output-${name}`,
-		name,
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [x, 0] as [number, number],
-		parameters: {},
-	});
+	const passThrough = (name: string, x: number) => noOpNode(name, { id: `error-output-${name}`, position: [x, 0] });
 	return {
 		...base,
 		nodes: [...base.nodes, passThrough('Sent', 440), passThrough('Failed', 440)],

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INode } from 'n8n-workflow';
 
+import { MESSAGING_NODE_TYPE, noOpNode } from '../../../helpers/nodeFixtures';
 import { formFields, useSandbox } from '../../../helpers/sandboxForTests';
 import { runWorkflow } from '../../../helpers/runWorkflow';
 
@@ -22,7 +23,7 @@ function messagingNodeOf(file: string): INode {
 	const workflow = JSON.parse(readFileSync(path.join(__dirname, '../../../../examples', file), 'utf8')) as {
 		nodes: INode[];
 	};
-	const node = workflow.nodes.find((candidate) => candidate.type === 'n8n-nodes-messaging.messaging');
+	const node = workflow.nodes.find((candidate) => candidate.type === MESSAGING_NODE_TYPE);
 	if (!node) throw new Error(`${file} has no Messaging node`);
 	return node;
 }
@@ -30,14 +31,7 @@ function messagingNodeOf(file: string): INode {
 describe('the shipped examples drive the node with the contract parameter names', () => {
 	test.each(Object.keys(sampleInputs))('%s sends and outputs an acknowledgement', async (file) => {
 		const messaging = messagingNodeOf(file);
-		const entry: INode = {
-			id: 'entry',
-			name: 'Input',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
+		const entry: INode = noOpNode('Input', { id: 'entry' });
 		const { outputs, error } = await runWorkflow({
 			workflow: {
 				nodes: [entry, messaging],

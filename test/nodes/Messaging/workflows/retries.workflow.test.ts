@@ -1,4 +1,5 @@
 import { closedPortUrl } from '../../../../sandbox';
+import { recordNodeSleeps } from '../../../helpers/nodeClock';
 import { formFields, useSandbox } from '../../../helpers/sandboxForTests';
 import { loadWorkflowFixture, runWorkflow } from '../../../helpers/runWorkflow';
 
@@ -143,17 +144,20 @@ describe('retries that may resend a message', () => {
 	});
 
 	test('a refused connection is safe to retry: retried after a backoff, then reported with nothing sent', async () => {
-		const started = Date.now();
+		const node = recordNodeSleeps();
 		const { error } = await runWorkflow({
 			workflow,
 			credentials: { baseUrl: await closedPortUrl(), apiKey: sandbox().apiKey },
 			items: order('+919820000006'),
 			parameters: { Messaging: { options: { maxTries429: 2 } } },
-		});
+		}).finally(() => node.restore());
 
 		expect(error?.message).toBe('Could not connect to the Messaging API');
 		expect(error?.description).toContain('Nothing was sent');
-		expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+		// One backoff between the two tries, as the node chose it (half to all of the 500 ms first step).
+		expect(node.sleeps).toHaveLength(1);
+		expect(node.sleeps[0]).toBeGreaterThanOrEqual(250);
+		expect(node.sleeps[0]).toBeLessThanOrEqual(500);
 		expect(JSON.stringify(error)).not.toContain(sandbox().apiKey);
 	});
 

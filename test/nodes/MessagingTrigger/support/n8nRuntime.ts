@@ -3,16 +3,10 @@ import { createRequire } from 'node:module';
 
 import type { Logger } from '@n8n/backend-common';
 import type { Container as DiContainer } from '@n8n/di';
-import {
-	NodeHelpers,
-	Workflow,
-	type IDataObject,
-	type INode,
-	type INodeParameters,
-	type INodeTypes,
-} from 'n8n-workflow';
+import { NodeHelpers, Workflow, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 
-import { MessagingTrigger } from '../../../../nodes/MessagingTrigger/MessagingTrigger.node';
+import { messagingTriggerNode, TRIGGER_WEBHOOK_ID } from '../../../helpers/nodeFixtures';
+import { messagingTriggerType, testNodeTypes } from '../../../helpers/nodeTypes';
 
 export interface LogEntry {
 	level: 'debug' | 'info' | 'warn' | 'error';
@@ -45,28 +39,14 @@ const LoggerToken = (requireFromN8nCore('@n8n/backend-common') as { Logger: type
 
 Container.set(LoggerToken, recordingLogger());
 
-export const WEBHOOK_ID = '4f1c2b9e-8d7a-4e53-9a61-0c2f3b5d7e90';
+export const WEBHOOK_ID = TRIGGER_WEBHOOK_ID;
 
-export const triggerType = new MessagingTrigger();
-
-const nodeTypes: INodeTypes = {
-	getByName: () => triggerType,
-	getByNameAndVersion: () => triggerType,
-	getKnownTypes: () => ({}),
-};
+/** The trigger the shared registry holds, so the webhook a test calls is the one the workflow runs. */
+export const triggerType = messagingTriggerType;
 
 /** A trigger node as n8n stores it: parameters completed with their defaults. */
 export function triggerNode(parameters: INodeParameters = {}): INode {
-	const node: INode = {
-		id: 'messaging-trigger',
-		name: 'Messaging Trigger',
-		type: 'n8n-nodes-messaging.messagingTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: WEBHOOK_ID,
-		parameters: {},
-		credentials: { messagingWebhookApi: { id: 'cred-1', name: 'Signing secret' } },
-	};
+	const node = messagingTriggerNode();
 	node.parameters =
 		NodeHelpers.getNodeParameters(
 			triggerType.description.properties,
@@ -86,7 +66,7 @@ export function triggerWorkflow(node: INode, staticData: IDataObject, id = 'work
 		nodes: [node],
 		connections: {},
 		active: true,
-		nodeTypes,
+		nodeTypes: testNodeTypes,
 		staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
 	});
 }

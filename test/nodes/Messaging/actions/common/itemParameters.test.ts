@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { ItemParameters, itemParametersOf } from '../../../../../nodes/Messaging/actions/common/itemParameters';
+import { ItemParameters } from '../../../../../nodes/Messaging/actions/common/itemParameters';
 
 type Parameters = Record<string, unknown>;
 
@@ -74,14 +74,5 @@ describe('ItemParameters', () => {
 
 		expect(() => parameters.read('options.timeout', 0, '')).toThrow('options.timeout failed for item 0');
 		expect(() => parameters.read('options.timeout', 1, '')).toThrow('options.timeout failed for item 1');
-	});
-
-	test('each node run has its own cache', () => {
-		const first = fakeContext({ entityId: 'A' });
-		const second = fakeContext({ entityId: 'B' });
-
-		expect(itemParametersOf(first.context)).toBe(itemParametersOf(first.context));
-		expect(itemParametersOf(first.context).read('entityId', 0, '')).toBe('A');
-		expect(itemParametersOf(second.context).read('entityId', 0, '')).toBe('B');
 	});
 });

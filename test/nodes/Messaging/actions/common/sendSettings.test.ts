@@ -1,16 +1,11 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
+import { ItemParameters } from '../../../../../nodes/Messaging/actions/common/itemParameters';
 import { readBatchSettings, readSendSettings } from '../../../../../nodes/Messaging/actions/common/sendSettings';
 import { Messaging } from '../../../../../nodes/Messaging/Messaging.node';
+import { messagingNode } from '../../../../helpers/nodeFixtures';
 
-const node: INode = {
-	id: 'send-settings',
-	name: 'Messaging',
-	type: 'n8n-nodes-messaging.messaging',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node: INode = messagingNode({}, { id: 'send-settings' });
 
 function contextWithOptions(options: Record<string, unknown>): IExecuteFunctions {
 	return {
@@ -22,8 +17,8 @@ function contextWithOptions(options: Record<string, unknown>): IExecuteFunctions
 
 /** Both readers, as the router calls them; an option belongs to one of them, so at most one throws. */
 function readAllSettings(options: Record<string, unknown>) {
-	const context = contextWithOptions(options);
-	return { ...readSendSettings(context, 0), ...readBatchSettings(context) };
+	const parameters = new ItemParameters(contextWithOptions(options));
+	return { ...readSendSettings(parameters, 0), ...readBatchSettings(parameters) };
 }
 
 /** Every number option of every resource, as the editor shows it. */
