@@ -10,7 +10,7 @@ import { checkDeliveryEvents } from '../../test/e2e/delivery-events.e2e';
 import { checkEditor } from '../../test/e2e/editor.e2e';
 import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 import { checkExamples } from '../../test/e2e/examples.e2e';
-import { CheckRunner } from '../../test/e2e/harness';
+import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
 import type { E2eContext } from '../../test/e2e/context';
@@ -102,11 +102,4 @@ async function main(): Promise<number> {
 	return runner.hasFailures ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(error.stack ?? error.message);
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+runCheckScript(main);

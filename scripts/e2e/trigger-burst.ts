@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { CheckRunner } from '../../test/e2e/harness';
+import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst, DEFAULT_BURST } from '../../test/e2e/trigger-burst.e2e';
 import { loadExamples } from '../lib/examples';
 import { startLocalStack, type LocalStack } from '../lib/local-stack';
@@ -51,11 +51,4 @@ async function main(): Promise<number> {
 	return runner.hasFailures ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(error.stack ?? error.message);
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+runCheckScript(main);

@@ -54,3 +54,15 @@ export function assertEqual<T>(actual: T, expected: T, what: string): void {
 	const e = canonical(expected);
 	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
 }
+
+/** Runs a check script: exits with its code, or with 1 and a "0 passed, 1 failed" summary when set-up throws. */
+export function runCheckScript(main: () => Promise<number>): void {
+	main().then(
+		(code) => process.exit(code),
+		(error: Error) => {
+			console.error(error.stack ?? error.message);
+			console.log('0 passed, 1 failed');
+			process.exit(1);
+		},
+	);
+}

@@ -1,11 +1,5 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, IHttpRequestOptions, INodeParameters } from 'n8n-workflow';
-
-import { ItemParameters } from '../../../../../nodes/Messaging/actions/common/itemParameters';
-import { readSendSettings } from '../../../../../nodes/Messaging/actions/common/sendSettings';
 import { description, prepare } from '../../../../../nodes/Messaging/actions/sms/send.operation';
-import { sendMessagingRequest } from '../../../../../nodes/Messaging/transport/sendMessagingRequest';
-import { messagingNode } from '../../../../helpers/nodeFixtures';
+import { operationHarness, type BadCase, type SendCase } from '../support/operationHarness';
 
 /**
  * The SMS send operation's contract: the node's parameters for one item become one exact request. The
@@ -27,80 +21,28 @@ const baseParameters = {
 	options: {},
 };
 
-type Parameters = Record<string, unknown>;
-
-interface SentRequest {
-	credentialType: string;
-	options: IHttpRequestOptions;
-}
-
-/** n8n's side of one node run: getNodeParameter reads (dotted) paths of `parameters`, the HTTP helper records. */
-function fakeContext(parameters: Parameters) {
-	const node = messagingNode(parameters as INodeParameters);
-	const sent: SentRequest[] = [];
-	const context = {
-		getNode: () => node,
-		getNodeParameter(name: string, _itemIndex: number, fallback?: unknown) {
-			const value = name
-				.split('.')
-				.reduce<unknown>((current, key) => (current as Parameters | undefined)?.[key], parameters);
-			return value === undefined ? fallback : value;
-		},
-		helpers: {
-			async httpRequestWithAuthentication(credentialType: string, options: IHttpRequestOptions) {
-				sent.push({ credentialType, options });
-				return {
-					statusCode: 200,
-					headers: { 'content-type': 'application/json' },
-					body: { message_id: 'msg_sms_1', status: 'queued', channel: 'sms' },
-				};
-			},
-		},
-	};
-	return { context: context as unknown as IExecuteFunctions, sent };
-}
-
-/** prepare → settings → transport, as the router does for one item. */
-async function sendItem(parameters: Parameters, itemIndex = 0) {
-	const { context, sent } = fakeContext(parameters);
-	const itemParameters = new ItemParameters(context);
-	const request = prepare(itemParameters, itemIndex);
-	const settings = readSendSettings(itemParameters, itemIndex);
-	const acknowledgement = await sendMessagingRequest.call(context, { baseUrl: BASE_URL }, request, settings, itemIndex);
-	return { request, sent, acknowledgement };
-}
-
-/** The body as the API reads it, with `content` (JSON-encoded text on the wire) decoded for comparison. */
-function readBody(options: IHttpRequestOptions): Record<string, unknown> {
-	const contentType = (options.headers as Record<string, string>)['content-type'];
-	let fields: Record<string, unknown>;
-	if (contentType === 'application/x-www-form-urlencoded') {
-		expect(typeof options.body).toBe('string');
-		const params = new URLSearchParams(options.body as string);
-		fields = Object.fromEntries(params);
-		expect([...params.keys()]).toHaveLength(Object.keys(fields).length);
-	} else {
-		expect(contentType).toBe('application/json');
-		fields = options.body as Record<string, unknown>;
-	}
-	expect(typeof fields.content).toBe('string');
-	return { ...fields, content: JSON.parse(fields.content as string) };
-}
-
-interface SendCase {
-	title: string;
-	parameters: Parameters;
-	/** Every body field exactly as the API receives it; `content` decoded from its JSON text. */
-	body: Record<string, unknown>;
-	encoding?: 'form' | 'json';
-	idempotencyKey?: string;
-	timeout?: number;
-}
+const { sendItem, expectSent, expectRefused } = operationHarness({
+	prepare,
+	baseUrl: BASE_URL,
+	path: '/v1/sms/send',
+	url: SMS_URL,
+	jsonField: 'content',
+	answer: {
+		statusCode: 200,
+		headers: { 'content-type': 'application/json' },
+		body: { message_id: 'msg_sms_1', status: 'queued', channel: 'sms' },
+	},
+	acknowledgement: { message_id: 'msg_sms_1', status: 'queued', channel: 'sms' },
+});
 
 const sendCases: SendCase[] = [
 	{
 		title: 'a variable named "__proto__" is sent like any other name, not dropped',
-		parameters: { ...baseParameters, variablesInputMode: 'json', variablesJson: '{"__proto__": "x", "a": "1"}' },
+		parameters: {
+			...baseParameters,
+			variablesInputMode: 'json',
+			variablesJson: '{"__proto__": "x", "a": "1"}',
+		},
 		body: {
 			to: '+919812345678',
 			entity_id: '1201159876543210123',
@@ -130,7 +72,11 @@ const sendCases: SendCase[] = [
 	},
 	{
 		title: 'no variables parameter and no input mode at all also sends an empty content map',
-		parameters: { ...baseParameters, variablesInputMode: undefined, variables: undefined },
+		parameters: {
+			...baseParameters,
+			variablesInputMode: undefined,
+			variables: undefined,
+		},
 		body: {
 			to: '+919812345678',
 			entity_id: '1201159876543210123',
@@ -208,7 +154,11 @@ const sendCases: SendCase[] = [
 	},
 	{
 		title: 'a national number is completed with Options > Default Country Code ("+44" accepted)',
-		parameters: { ...baseParameters, to: '07700-900123', options: { defaultCountryCode: '+44' } },
+		parameters: {
+			...baseParameters,
+			to: '07700-900123',
+			options: { defaultCountryCode: '+44' },
+		},
 		body: {
 			to: '+447700900123',
 			entity_id: '1201159876543210123',
@@ -218,7 +168,11 @@ const sendCases: SendCase[] = [
 	},
 	{
 		title: 'DLT IDs are sent trimmed',
-		parameters: { ...baseParameters, entityId: ' 1201159876543210123\n', templateId: '\t1207162222222222222 ' },
+		parameters: {
+			...baseParameters,
+			entityId: ' 1201159876543210123\n',
+			templateId: '\t1207162222222222222 ',
+		},
 		body: {
 			to: '+919812345678',
 			entity_id: '1201159876543210123',
@@ -230,7 +184,9 @@ const sendCases: SendCase[] = [
 		title: 'Options > Callback URL is sent trimmed as callback_url',
 		parameters: {
 			...baseParameters,
-			options: { callbackUrl: '  https://n8n.example.com/webhook/4f1c/messaging-events?tenant=a&x=1  ' },
+			options: {
+				callbackUrl: '  https://n8n.example.com/webhook/4f1c/messaging-events?tenant=a&x=1  ',
+			},
 		},
 		body: {
 			to: '+919812345678',
@@ -287,24 +243,7 @@ const sendCases: SendCase[] = [
 
 describe('SMS → Send: parameters → exact request', () => {
 	test.each(sendCases.map((sendCase) => [sendCase.title, sendCase] as const))('%s', async (_title, sendCase) => {
-		const { request, sent, acknowledgement } = await sendItem(sendCase.parameters);
-
-		expect(request.path).toBe('/v1/sms/send');
-		expect(Object.values(request.fields).every((value) => typeof value === 'string')).toBe(true);
-		expect(sent).toHaveLength(1);
-		const [{ credentialType, options }] = sent;
-		expect(credentialType).toBe('messagingApi');
-		expect(options.method).toBe('POST');
-		expect(options.url).toBe(SMS_URL);
-		expect(options.timeout).toBe(sendCase.timeout ?? 30000);
-		const encoding = sendCase.encoding ?? 'form';
-		expect(options.headers).toEqual({
-			accept: 'application/json',
-			'content-type': encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
-			...(sendCase.idempotencyKey === undefined ? {} : { 'Idempotency-Key': sendCase.idempotencyKey }),
-		});
-		expect(readBody(options)).toEqual(sendCase.body);
-		expect(acknowledgement).toEqual({ message_id: 'msg_sms_1', status: 'queued', channel: 'sms' });
+		await expectSent(sendCase);
 	});
 
 	test('content is JSON-encoded text of a flat map on the wire, not a nested form field', async () => {
@@ -346,18 +285,13 @@ describe('SMS → Send: parameters → exact request', () => {
 			'timeout',
 		]);
 		for (const property of description) {
-			expect(property.displayOptions?.show).toMatchObject({ resource: ['sms'], operation: ['send'] });
+			expect(property.displayOptions?.show).toMatchObject({
+				resource: ['sms'],
+				operation: ['send'],
+			});
 		}
 	});
 });
-
-interface BadCase {
-	title: string;
-	parameters: Parameters;
-	itemIndex: number;
-	message: string;
-	description: string;
-}
 
 const NAME_FIX =
 	'Use the variable name exactly as declared in the DLT template: letters, digits, "_", "-" or ".", at most 64 characters, e.g. customer_name.';
@@ -382,7 +316,11 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'Default Country Code that is not digits',
-		parameters: { ...baseParameters, to: '09812345678', options: { defaultCountryCode: 'IN' } },
+		parameters: {
+			...baseParameters,
+			to: '09812345678',
+			options: { defaultCountryCode: 'IN' },
+		},
 		itemIndex: 1,
 		message: `Item 1: 'Default Country Code' "IN" is not a country calling code`,
 		description: 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
@@ -404,7 +342,10 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'the blank row the editor adds with Add Variable',
-		parameters: { ...baseParameters, variables: { variable: [{ name: '', value: '' }] } },
+		parameters: {
+			...baseParameters,
+			variables: { variable: [{ name: '', value: '' }] },
+		},
 		itemIndex: 0,
 		message: "Item 0: 'Template Variables' row 1 (name) has a variable without a name",
 		description: NAME_FIX,
@@ -426,7 +367,10 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'a variable name that an expression made a number',
-		parameters: { ...baseParameters, variables: { variable: [{ name: 7, value: 'x' }] } },
+		parameters: {
+			...baseParameters,
+			variables: { variable: [{ name: 7, value: 'x' }] },
+		},
 		itemIndex: 0,
 		message: "Item 0: 'Template Variables' row 1 (name) is a number, but variable names must be text",
 		description: NAME_FIX,
@@ -440,14 +384,22 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'JSON mode: a list as a variable value',
-		parameters: { ...baseParameters, variablesInputMode: 'json', variablesJson: '{"otp": [4, 8]}' },
+		parameters: {
+			...baseParameters,
+			variablesInputMode: 'json',
+			variablesJson: '{"otp": [4, 8]}',
+		},
 		itemIndex: 0,
 		message: `Item 0: 'Template Variables (JSON)' "otp" is a list, but variable values must be text or numbers`,
 		description: VALUE_FIX,
 	},
 	{
 		title: 'JSON mode: an expression that returned null',
-		parameters: { ...baseParameters, variablesInputMode: 'json', variablesJson: null },
+		parameters: {
+			...baseParameters,
+			variablesInputMode: 'json',
+			variablesJson: null,
+		},
 		itemIndex: 3,
 		message: "Item 3: 'Template Variables (JSON)' is null, but it must be a JSON object",
 		description: 'Enter a JSON object, e.g. {"customer_name": "Asha"}.',
@@ -465,7 +417,10 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'a Callback URL that is not http(s)',
-		parameters: { ...baseParameters, options: { callbackUrl: 'mailto:ops@example.com' } },
+		parameters: {
+			...baseParameters,
+			options: { callbackUrl: 'mailto:ops@example.com' },
+		},
 		itemIndex: 0,
 		message: `Item 0: 'Callback URL' uses "mailto:", but only http and https are allowed`,
 		description:
@@ -482,28 +437,6 @@ const badCases: BadCase[] = [
 
 describe('SMS → Send: bad parameters → the error naming field, item and fix; nothing sent', () => {
 	test.each(badCases.map((badCase) => [badCase.title, badCase] as const))('%s', async (_title, badCase) => {
-		const { context, sent } = fakeContext(badCase.parameters);
-		const itemParameters = new ItemParameters(context);
-		let thrown: unknown;
-		try {
-			const request = prepare(itemParameters, badCase.itemIndex);
-			await sendMessagingRequest.call(
-				context,
-				{ baseUrl: BASE_URL },
-				request,
-				readSendSettings(itemParameters, badCase.itemIndex),
-				badCase.itemIndex,
-			);
-		} catch (error) {
-			thrown = error;
-		}
-
-		expect(thrown).toBeInstanceOf(NodeOperationError);
-		const error = thrown as NodeOperationError;
-		expect(error.message).toBe(badCase.message);
-		expect(error.description).toBe(badCase.description);
-		expect(error.context.itemIndex).toBe(badCase.itemIndex);
-		expect(error.node?.name).toBe('Messaging');
-		expect(sent).toHaveLength(0);
+		await expectRefused(badCase);
 	});
 });

@@ -1,11 +1,5 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, IHttpRequestOptions, INodeParameters } from 'n8n-workflow';
-
-import { ItemParameters } from '../../../../../nodes/Messaging/actions/common/itemParameters';
-import { readSendSettings } from '../../../../../nodes/Messaging/actions/common/sendSettings';
 import { description, prepare } from '../../../../../nodes/Messaging/actions/whatsapp/send.operation';
-import { sendMessagingRequest } from '../../../../../nodes/Messaging/transport/sendMessagingRequest';
-import { messagingNode } from '../../../../helpers/nodeFixtures';
+import { operationHarness, type BadCase, type SendCase } from '../support/operationHarness';
 
 /**
  * The WhatsApp send operation's contract: the node's parameters for one item become one exact request. The
@@ -37,91 +31,50 @@ const session = {
 	options: {},
 };
 
-type Parameters = Record<string, unknown>;
-
-interface SentRequest {
-	credentialType: string;
-	options: IHttpRequestOptions;
-}
-
-/** n8n's side of one node run: getNodeParameter reads (dotted) paths of `parameters`, the HTTP helper records. */
-function fakeContext(parameters: Parameters) {
-	const node = messagingNode(parameters as INodeParameters);
-	const sent: SentRequest[] = [];
-	const context = {
-		getNode: () => node,
-		getNodeParameter(name: string, _itemIndex: number, fallback?: unknown) {
-			const value = name
-				.split('.')
-				.reduce<unknown>((current, key) => (current as Parameters | undefined)?.[key], parameters);
-			return value === undefined ? fallback : value;
-		},
-		helpers: {
-			async httpRequestWithAuthentication(credentialType: string, options: IHttpRequestOptions) {
-				sent.push({ credentialType, options });
-				return {
-					statusCode: 200,
-					headers: {},
-					body: '{"message_id":"wamid.1","status":"sent","channel":"whatsapp"}',
-				};
-			},
-		},
-	};
-	return { context: context as unknown as IExecuteFunctions, sent };
-}
-
-/** prepare → settings → transport, as the router does for one item. */
-async function sendItem(parameters: Parameters, itemIndex = 0) {
-	const { context, sent } = fakeContext(parameters);
-	const itemParameters = new ItemParameters(context);
-	const request = prepare(itemParameters, itemIndex);
-	const settings = readSendSettings(itemParameters, itemIndex);
-	const acknowledgement = await sendMessagingRequest.call(context, { baseUrl: BASE_URL }, request, settings, itemIndex);
-	return { request, sent, acknowledgement };
-}
-
-/** The body as the API reads it, with `components` (JSON-encoded text on the wire) decoded for comparison. */
-function readBody(options: IHttpRequestOptions): Record<string, unknown> {
-	const contentType = (options.headers as Record<string, string>)['content-type'];
-	let fields: Record<string, unknown>;
-	if (contentType === 'application/x-www-form-urlencoded') {
-		expect(typeof options.body).toBe('string');
-		const params = new URLSearchParams(options.body as string);
-		fields = Object.fromEntries(params);
-		expect([...params.keys()]).toHaveLength(Object.keys(fields).length);
-	} else {
-		expect(contentType).toBe('application/json');
-		fields = options.body as Record<string, unknown>;
-	}
-	if (!('components' in fields)) return fields;
-	expect(typeof fields.components).toBe('string');
-	return { ...fields, components: JSON.parse(fields.components as string) };
-}
-
-interface SendCase {
-	title: string;
-	parameters: Parameters;
-	/** Every body field exactly as the API receives it; `components` decoded from its JSON text. */
-	body: Record<string, unknown>;
-	encoding?: 'form' | 'json';
-	idempotencyKey?: string;
-	timeout?: number;
-}
+const { sendItem, expectSent, expectRefused } = operationHarness({
+	prepare,
+	baseUrl: BASE_URL,
+	path: '/v1/whatsapp/send',
+	url: WHATSAPP_URL,
+	jsonField: 'components',
+	answer: {
+		statusCode: 200,
+		headers: {},
+		body: '{"message_id":"wamid.1","status":"sent","channel":"whatsapp"}',
+	},
+	acknowledgement: { message_id: 'wamid.1', status: 'sent', channel: 'whatsapp' },
+});
 
 const sendCases: SendCase[] = [
 	{
 		title: 'template without variables: no components field, form body, no Idempotency-Key',
 		parameters: template,
-		body: { to: '+919812345678', type: 'template', template_name: 'order_update' },
+		body: {
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+		},
 	},
 	{
 		title: 'Message Type and Components left at their defaults: a template without components',
-		parameters: { ...template, messageType: undefined, componentsInputMode: undefined, components: undefined },
-		body: { to: '+919812345678', type: 'template', template_name: 'order_update' },
+		parameters: {
+			...template,
+			messageType: undefined,
+			componentsInputMode: undefined,
+			components: undefined,
+		},
+		body: {
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+		},
 	},
 	{
 		title: 'template with a header variable row only',
-		parameters: { ...template, components: { header: [{ index: 1, value: 'Order 1234' }] } },
+		parameters: {
+			...template,
+			components: { header: [{ index: 1, value: 'Order 1234' }] },
+		},
 		body: {
 			to: '+919812345678',
 			type: 'template',
@@ -150,7 +103,10 @@ const sendCases: SendCase[] = [
 	},
 	{
 		title: 'template with a button payload whose position an expression gave as padded text',
-		parameters: { ...template, components: { buttons: [{ index: ' 1 ', value: 'track-1234' }] } },
+		parameters: {
+			...template,
+			components: { buttons: [{ index: ' 1 ', value: 'track-1234' }] },
+		},
 		body: {
 			to: '+919812345678',
 			type: 'template',
@@ -175,13 +131,21 @@ const sendCases: SendCase[] = [
 			to: '+919812345678',
 			type: 'template',
 			template_name: 'order_update',
-			components: { header: { '1': 'Order 1234' }, body: { '1': 'Asha', '2': '24 Nov' }, buttons: { '1': 'track-1234' } },
+			components: {
+				header: { '1': 'Order 1234' },
+				body: { '1': 'Asha', '2': '24 Nov' },
+				buttons: { '1': 'track-1234' },
+			},
 		},
 	},
 	{
 		title: 'template with a section whose rows were all removed sends no components',
 		parameters: { ...template, components: { body: [] } },
-		body: { to: '+919812345678', type: 'template', template_name: 'order_update' },
+		body: {
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+		},
 	},
 	{
 		title: 'JSON mode: JSON text with every section; stale rows are ignored',
@@ -195,7 +159,11 @@ const sendCases: SendCase[] = [
 			to: '+919812345678',
 			type: 'template',
 			template_name: 'order_update',
-			components: { header: { '1': 'Order 1234' }, body: { '1': 'Asha', '2': '24 Nov' }, buttons: { '1': 1234 } },
+			components: {
+				header: { '1': 'Order 1234' },
+				body: { '1': 'Asha', '2': '24 Nov' },
+				buttons: { '1': 1234 },
+			},
 		},
 	},
 	{
@@ -215,28 +183,65 @@ const sendCases: SendCase[] = [
 	},
 	{
 		title: 'JSON mode: the editor default {} sends no components',
-		parameters: { ...template, componentsInputMode: 'json', components: undefined, componentsJson: '{}' },
-		body: { to: '+919812345678', type: 'template', template_name: 'order_update' },
+		parameters: {
+			...template,
+			componentsInputMode: 'json',
+			components: undefined,
+			componentsJson: '{}',
+		},
+		body: {
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+		},
 	},
 	{
 		title: 'JSON mode: an empty section sends no components',
-		parameters: { ...template, componentsInputMode: 'json', components: undefined, componentsJson: '{"body": {}}' },
-		body: { to: '+919812345678', type: 'template', template_name: 'order_update' },
+		parameters: {
+			...template,
+			componentsInputMode: 'json',
+			components: undefined,
+			componentsJson: '{"body": {}}',
+		},
+		body: {
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+		},
 	},
 	{
 		title: 'fields mode: a stale JSON components object is ignored',
 		parameters: { ...template, componentsJson: '{"body": {"1": "stale"}}' },
-		body: { to: '+919812345678', type: 'template', template_name: 'order_update' },
+		body: {
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+		},
 	},
 	{
 		title: 'template name is sent trimmed, To is cleaned to E.164',
-		parameters: { ...template, to: '+91 (98123) 456-78', templateName: '  shipping_update\n' },
-		body: { to: '+919812345678', type: 'template', template_name: 'shipping_update' },
+		parameters: {
+			...template,
+			to: '+91 (98123) 456-78',
+			templateName: '  shipping_update\n',
+		},
+		body: {
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'shipping_update',
+		},
 	},
 	{
 		title: 'session: only to, type and the text exactly as typed',
-		parameters: { ...session, text: '  Hi Asha,\nyour order 1234 has shipped.  ' },
-		body: { to: '+919812345678', type: 'session', text: '  Hi Asha,\nyour order 1234 has shipped.  ' },
+		parameters: {
+			...session,
+			text: '  Hi Asha,\nyour order 1234 has shipped.  ',
+		},
+		body: {
+			to: '+919812345678',
+			type: 'session',
+			text: '  Hi Asha,\nyour order 1234 has shipped.  ',
+		},
 	},
 	{
 		title: 'session: text of exactly 4096 characters is sent whole',
@@ -245,15 +250,27 @@ const sendCases: SendCase[] = [
 	},
 	{
 		title: 'session: a national number completed with Options > Default Country Code',
-		parameters: { ...session, to: '098123 45678', options: { defaultCountryCode: '91' } },
-		body: { to: '+919812345678', type: 'session', text: 'Thanks, your order has shipped.' },
+		parameters: {
+			...session,
+			to: '098123 45678',
+			options: { defaultCountryCode: '91' },
+		},
+		body: {
+			to: '+919812345678',
+			type: 'session',
+			text: 'Thanks, your order has shipped.',
+		},
 	},
 	{
 		title: 'template: JSON body encoding, Idempotency Key and timeout',
 		parameters: {
 			...template,
 			components: { body: [{ index: 1, value: 'Asha' }] },
-			options: { bodyEncoding: 'json', idempotencyKey: 'order-1234-whatsapp', timeout: 12000 },
+			options: {
+				bodyEncoding: 'json',
+				idempotencyKey: 'order-1234-whatsapp',
+				timeout: 12000,
+			},
 		},
 		encoding: 'json',
 		idempotencyKey: 'order-1234-whatsapp',
@@ -269,41 +286,38 @@ const sendCases: SendCase[] = [
 		title: 'session: Idempotency Key in a form body',
 		parameters: { ...session, options: { idempotencyKey: 'reply-77' } },
 		idempotencyKey: 'reply-77',
-		body: { to: '+919812345678', type: 'session', text: 'Thanks, your order has shipped.' },
+		body: {
+			to: '+919812345678',
+			type: 'session',
+			text: 'Thanks, your order has shipped.',
+		},
 	},
 	{
 		title: 'a Callback URL left in the options is not a WhatsApp field and is never sent',
-		parameters: { ...session, options: { callbackUrl: 'https://n8n.example.com/webhook/events' } },
-		body: { to: '+919812345678', type: 'session', text: 'Thanks, your order has shipped.' },
+		parameters: {
+			...session,
+			options: { callbackUrl: 'https://n8n.example.com/webhook/events' },
+		},
+		body: {
+			to: '+919812345678',
+			type: 'session',
+			text: 'Thanks, your order has shipped.',
+		},
 	},
 ];
 
 describe('WhatsApp → Send: parameters → exact request', () => {
 	test.each(sendCases.map((sendCase) => [sendCase.title, sendCase] as const))('%s', async (_title, sendCase) => {
-		const { request, sent, acknowledgement } = await sendItem(sendCase.parameters);
-
-		expect(request.path).toBe('/v1/whatsapp/send');
-		expect(Object.values(request.fields).every((value) => typeof value === 'string')).toBe(true);
-		expect(sent).toHaveLength(1);
-		const [{ credentialType, options }] = sent;
-		expect(credentialType).toBe('messagingApi');
-		expect(options.method).toBe('POST');
-		expect(options.url).toBe(WHATSAPP_URL);
-		expect(options.timeout).toBe(sendCase.timeout ?? 30000);
-		const encoding = sendCase.encoding ?? 'form';
-		expect(options.headers).toEqual({
-			accept: 'application/json',
-			'content-type': encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
-			...(sendCase.idempotencyKey === undefined ? {} : { 'Idempotency-Key': sendCase.idempotencyKey }),
-		});
-		expect(readBody(options)).toEqual(sendCase.body);
-		expect(acknowledgement).toEqual({ message_id: 'wamid.1', status: 'sent', channel: 'whatsapp' });
+		await expectSent(sendCase);
 	});
 
 	test('components is JSON-encoded text on the wire, not nested form fields', async () => {
 		const { sent } = await sendItem({
 			...template,
-			components: { body: [{ index: 1, value: 'Asha K' }], buttons: [{ index: 1, value: 7 }] },
+			components: {
+				body: [{ index: 1, value: 'Asha K' }],
+				buttons: [{ index: 1, value: 7 }],
+			},
 		});
 
 		expect(sent[0].options.body).toBe(
@@ -351,14 +365,6 @@ describe('WhatsApp → Send: parameters → exact request', () => {
 	});
 });
 
-interface BadCase {
-	title: string;
-	parameters: Parameters;
-	itemIndex: number;
-	message: string;
-	description: string;
-}
-
 const POSITION_FIX = 'Number the variables of each section 1, 2, 3… in the order the template declares them.';
 
 const badCases: BadCase[] = [
@@ -385,7 +391,10 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'a component row at position 0',
-		parameters: { ...template, components: { body: [{ index: 0, value: 'Asha' }] } },
+		parameters: {
+			...template,
+			components: { body: [{ index: 0, value: 'Asha' }] },
+		},
 		itemIndex: 0,
 		message: `Item 0: 'Components' body row 1 has the position "0" in body, but positions are whole numbers from 1`,
 		description: POSITION_FIX,
@@ -407,14 +416,21 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'a components section the editor does not offer',
-		parameters: { ...template, components: { footer: [{ index: 1, value: 'x' }] } },
+		parameters: {
+			...template,
+			components: { footer: [{ index: 1, value: 'x' }] },
+		},
 		itemIndex: 0,
 		message: `Item 0: 'Components' "footer" has an unknown section "footer"`,
 		description: 'Use only the header, body and buttons sections.',
 	},
 	{
 		title: 'JSON mode: Components (JSON) cleared',
-		parameters: { ...template, componentsInputMode: 'json', componentsJson: '' },
+		parameters: {
+			...template,
+			componentsInputMode: 'json',
+			componentsJson: '',
+		},
 		itemIndex: 2,
 		message: "Item 2: 'Components (JSON)' is empty",
 		description: 'Enter a JSON object, e.g. {"body": {"1": "Asha"}}.',
@@ -433,7 +449,11 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'JSON mode: a section given as text by an expression',
-		parameters: { ...template, componentsInputMode: 'json', componentsJson: { body: 'Asha' } },
+		parameters: {
+			...template,
+			componentsInputMode: 'json',
+			componentsJson: { body: 'Asha' },
+		},
 		itemIndex: 0,
 		message: `Item 0: 'Components (JSON)' "body" has a string under "body", but it must be an object keyed by position`,
 		description: 'Write the section as {"1": "first value", "2": "second value"}.',
@@ -484,7 +504,11 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'a Default Country Code written with a trunk prefix',
-		parameters: { ...template, to: '98123 45678', options: { defaultCountryCode: '0091' } },
+		parameters: {
+			...template,
+			to: '98123 45678',
+			options: { defaultCountryCode: '0091' },
+		},
 		itemIndex: 0,
 		message: `Item 0: 'Default Country Code' "0091" is not a country calling code`,
 		description: 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
@@ -493,28 +517,6 @@ const badCases: BadCase[] = [
 
 describe('WhatsApp → Send: bad parameters → the error naming field, item and fix; nothing sent', () => {
 	test.each(badCases.map((badCase) => [badCase.title, badCase] as const))('%s', async (_title, badCase) => {
-		const { context, sent } = fakeContext(badCase.parameters);
-		const itemParameters = new ItemParameters(context);
-		let thrown: unknown;
-		try {
-			const request = prepare(itemParameters, badCase.itemIndex);
-			await sendMessagingRequest.call(
-				context,
-				{ baseUrl: BASE_URL },
-				request,
-				readSendSettings(itemParameters, badCase.itemIndex),
-				badCase.itemIndex,
-			);
-		} catch (error) {
-			thrown = error;
-		}
-
-		expect(thrown).toBeInstanceOf(NodeOperationError);
-		const error = thrown as NodeOperationError;
-		expect(error.message).toBe(badCase.message);
-		expect(error.description).toBe(badCase.description);
-		expect(error.context.itemIndex).toBe(badCase.itemIndex);
-		expect(error.node?.name).toBe('Messaging');
-		expect(sent).toHaveLength(0);
+		await expectRefused(badCase);
 	});
 });
