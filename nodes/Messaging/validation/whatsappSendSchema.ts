@@ -71,9 +71,10 @@ function sessionMessage(input: RawWhatsappInput, to: string, ctx: z.RefinementCt
 			['templateName'],
 		);
 	}
+	// Rows left empty count as none: a template treats `{ body: [] }` as no components, so a session must too.
+	const rowLists = typeof input.components === 'object' && input.components !== null ? Object.values(input.components) : [];
 	const hasComponents =
-		!isBlank(input.componentsJson) ||
-		(typeof input.components === 'object' && input.components !== null && Object.keys(input.components).length > 0);
+		!isBlank(input.componentsJson) || rowLists.some((rows) => (Array.isArray(rows) ? rows.length > 0 : !isBlank(rows)));
 	if (hasComponents) {
 		addFieldIssue(
 			ctx,

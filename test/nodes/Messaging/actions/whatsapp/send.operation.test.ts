@@ -244,6 +244,11 @@ const sendCases: SendCase[] = [
 		},
 	},
 	{
+		title: 'session: component sections left without rows count as no components, as for a template',
+		parameters: { ...session, components: { body: [], buttons: [] } },
+		body: { to: '+919812345678', type: 'session', text: 'Thanks, your order has shipped.' },
+	},
+	{
 		title: 'session: text of exactly 4096 characters is sent whole',
 		parameters: { ...session, text: 'x'.repeat(4096) },
 		body: { to: '+919812345678', type: 'session', text: 'x'.repeat(4096) },
