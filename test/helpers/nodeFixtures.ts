@@ -13,16 +13,12 @@ export function messagingApiCredentials(): INodeCredentials {
 	return { messagingApi: { id: '1', name: 'Messaging API' } };
 }
 
-/**
- * The Messaging node as a workflow holds it: named "Messaging", version 1, at the origin, with
- * `parameters` as given (not completed with defaults). `overrides` replaces any other field
- * (id, name, position, credentials, onError, …).
- */
-export function messagingNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
+/** A node of `type` as a saved workflow holds it: version 1, at the origin, `parameters` as given. */
+function workflowNode(type: string, name: string, parameters: INodeParameters, overrides: Partial<INode>): INode {
 	return {
-		id: 'messaging',
-		name: 'Messaging',
-		type: MESSAGING_NODE_TYPE,
+		id: name.toLowerCase().replace(/ /g, '-'),
+		name,
+		type,
 		typeVersion: 1,
 		position: [0, 0],
 		...overrides,
@@ -31,32 +27,26 @@ export function messagingNode(parameters: INodeParameters = {}, overrides: Parti
 }
 
 /**
- * The Messaging Trigger node as a workflow holds it: named "Messaging Trigger", version 1, with its
- * webhook id and signing-secret credential, and `parameters` as given (not completed with defaults).
+ * The Messaging node as a workflow holds it: named "Messaging", with `parameters` as given (not completed with
+ * defaults). `overrides` replaces any other field (id, name, position, credentials, onError, …).
+ */
+export function messagingNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
+	return workflowNode(MESSAGING_NODE_TYPE, 'Messaging', parameters, overrides);
+}
+
+/**
+ * The Messaging Trigger node as a workflow holds it: named "Messaging Trigger", with its webhook id and
+ * signing-secret credential, and `parameters` as given (not completed with defaults).
  */
 export function messagingTriggerNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
-	return {
-		id: 'messaging-trigger',
-		name: 'Messaging Trigger',
-		type: MESSAGING_TRIGGER_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
+	return workflowNode(MESSAGING_TRIGGER_NODE_TYPE, 'Messaging Trigger', parameters, {
 		webhookId: TRIGGER_WEBHOOK_ID,
 		credentials: { messagingWebhookApi: { id: 'cred-1', name: 'Signing secret' } },
 		...overrides,
-		parameters,
-	};
+	});
 }
 
 /** n8n's NoOp node, the pass-through used as a workflow's entry point or as a branch's end. */
 export function noOpNode(name: string, overrides: Partial<INode> = {}): INode {
-	return {
-		id: name,
-		name,
-		type: NO_OP_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		...overrides,
-	};
+	return workflowNode(NO_OP_NODE_TYPE, name, {}, { id: name, ...overrides });
 }

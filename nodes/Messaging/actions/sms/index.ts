@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common/operationSelector';
 import type { OperationModule } from '../types';
 import * as send from './send.operation';
 
@@ -9,21 +10,13 @@ export { send };
 export const operations: Record<string, OperationModule> = { send };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['sms'] } },
-		options: [
-			{
-				name: 'Send',
-				value: 'send',
-				action: 'Send an SMS',
-				description: 'Send a DLT-registered template SMS to one recipient',
-			},
-		],
-		default: 'send',
-	},
+	operationSelector('sms', [
+		{
+			name: 'Send',
+			value: 'send',
+			action: 'Send an SMS',
+			description: 'Send a DLT-registered template SMS to one recipient',
+		},
+	]),
 	...send.description,
 ];

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common/operationSelector';
 import type { OperationModule } from '../types';
 import * as send from './send.operation';
 
@@ -9,21 +10,13 @@ export { send };
 export const operations: Record<string, OperationModule> = { send };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['whatsapp'] } },
-		options: [
-			{
-				name: 'Send',
-				value: 'send',
-				action: 'Send a template or session message',
-				description: 'Send a WhatsApp template message, or a session message within the 24-hour window',
-			},
-		],
-		default: 'send',
-	},
+	operationSelector('whatsapp', [
+		{
+			name: 'Send',
+			value: 'send',
+			action: 'Send a template or session message',
+			description: 'Send a WhatsApp template message, or a session message within the 24-hour window',
+		},
+	]),
 	...send.description,
 ];
