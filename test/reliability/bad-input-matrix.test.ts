@@ -164,7 +164,7 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 1,
 		bad: { to: '9812345678', countryCode: 'IN' },
-		message: `'Default Country Code' "IN" is not a country calling code`,
+		message: `'Options > Default Country Code' "IN" is not a country calling code`,
 		fix: 'Enter 1 to 4 digits',
 	},
 	{
@@ -172,7 +172,7 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 2,
 		bad: { to: '9812345678', countryCode: '91234' },
-		message: `'Default Country Code' "91234" is not a country calling code`,
+		message: `'Options > Default Country Code' "91234" is not a country calling code`,
 		fix: 'Enter 1 to 4 digits',
 	},
 	// SMS: DLT Entity ID and DLT Template ID
@@ -376,7 +376,7 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 2,
 		bad: { callbackUrl: 'ftp://files.example.com/hook' },
-		message: `'Callback URL' uses "ftp:", but only http and https are allowed`,
+		message: `'Options > Callback URL' uses "ftp:", but only http and https are allowed`,
 		fix: 'Production URL of a Messaging Trigger',
 	},
 	{
@@ -384,7 +384,7 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 0,
 		bad: { callbackUrl: 'javascript:alert(1)' },
-		message: `'Callback URL' uses "javascript:", but only http and https are allowed`,
+		message: `'Options > Callback URL' uses "javascript:", but only http and https are allowed`,
 		fix: 'Production URL',
 	},
 	{
@@ -392,7 +392,7 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 1,
 		bad: { callbackUrl: 'n8n.example.com/webhook/events' },
-		message: `'Callback URL' "n8n.example.com/webhook/events" is not an absolute URL`,
+		message: `'Options > Callback URL' "n8n.example.com/webhook/events" is not an absolute URL`,
 		fix: 'https://n8n.example.com/webhook/messaging-events',
 	},
 	{
@@ -400,7 +400,7 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 2,
 		bad: { callbackUrl: 8080 },
-		message: "'Callback URL' is a number, but it must be a URL",
+		message: "'Options > Callback URL' is a number, but it must be a URL",
 		fix: 'Production URL',
 	},
 	{
@@ -408,7 +408,7 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 1,
 		bad: { callbackUrl: `https://n8n.example.com/${'a'.repeat(2048)}` },
-		message: "'Callback URL' is longer than 2048 characters",
+		message: "'Options > Callback URL' is longer than 2048 characters",
 		fix: 'Production URL',
 	},
 	// SMS: options read per item
@@ -689,13 +689,13 @@ describe('bad input never reaches the provider and is named precisely', () => {
 		const fieldsNamed = new Set(cases.map((badInput) => /^'([^']+)'/.exec(badInput.message)?.[1]));
 		expect([...fieldsNamed].sort()).toEqual(
 			[
-				'Callback URL',
+				'Options > Callback URL',
 				'Components',
 				'Components (JSON)',
 				'Components Input',
 				'DLT Entity ID',
 				'DLT Template ID',
-				'Default Country Code',
+				'Options > Default Country Code',
 				'Message Type',
 				'Options > Idempotency Key',
 				'Options > Timeout',

@@ -29,10 +29,10 @@ export const smsFieldGuide: FieldGuide = {
 		fix: 'Enter a flat JSON object, e.g. {"customer_name": "Asha", "order_id": 1234}.',
 	},
 	callbackUrl: {
-		label: 'Callback URL',
+		label: 'Options > Callback URL',
 		fix: 'Paste the Production URL of a Messaging Trigger node, or leave it empty.',
 	},
-	defaultCountryCode: { label: 'Default Country Code', fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.' },
+	defaultCountryCode: { label: 'Options > Default Country Code', fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.' },
 };
 
 const VARIABLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

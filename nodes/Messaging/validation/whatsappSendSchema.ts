@@ -15,7 +15,7 @@ export const whatsappFieldGuide: FieldGuide = {
 		fix: 'Enter a JSON object, e.g. {"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}.',
 	},
 	text: { label: 'Text', fix: 'Enter the message text, e.g. Your order has shipped.' },
-	defaultCountryCode: { label: 'Default Country Code', fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.' },
+	defaultCountryCode: { label: 'Options > Default Country Code', fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.' },
 };
 
 const sessionText = z.unknown().transform((value, ctx): string => {

@@ -96,7 +96,7 @@ describe('SMS send validation and request', () => {
 		[
 			'bad country code',
 			{ to: '9812345678', defaultCountryCode: '+0' },
-			`Item 3: 'Default Country Code' "+0" is not a country calling code`,
+			`Item 3: 'Options > Default Country Code' "+0" is not a country calling code`,
 		],
 		['empty entity', { entityId: '' }, "Item 3: 'DLT Entity ID' is empty"],
 		['whitespace entity', { entityId: '   ' }, "Item 3: 'DLT Entity ID' is empty"],
@@ -170,14 +170,14 @@ describe('SMS send validation and request', () => {
 		[
 			'relative callback URL',
 			{ callbackUrl: '/webhook/events' },
-			`Item 3: 'Callback URL' "/webhook/events" is not an absolute URL`,
+			`Item 3: 'Options > Callback URL' "/webhook/events" is not an absolute URL`,
 		],
 		[
 			'ftp callback URL',
 			{ callbackUrl: 'ftp://example.com/x' },
-			`Item 3: 'Callback URL' uses "ftp:", but only http and https are allowed`,
+			`Item 3: 'Options > Callback URL' uses "ftp:", but only http and https are allowed`,
 		],
-		['numeric callback URL', { callbackUrl: 42 }, "Item 3: 'Callback URL' is a number, but it must be a URL"],
+		['numeric callback URL', { callbackUrl: 42 }, "Item 3: 'Options > Callback URL' is a number, but it must be a URL"],
 	])('%s', (_case, patch, expected) => {
 		const error = errorFor(smsSendSchema, smsFieldGuide, { ...validSms, ...patch });
 		expect(error).toBeInstanceOf(NodeOperationError);

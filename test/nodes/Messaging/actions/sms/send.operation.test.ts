@@ -322,7 +322,7 @@ const badCases: BadCase[] = [
 			options: { defaultCountryCode: 'IN' },
 		},
 		itemIndex: 1,
-		message: `Item 1: 'Default Country Code' "IN" is not a country calling code`,
+		message: `Item 1: 'Options > Default Country Code' "IN" is not a country calling code`,
 		description: 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
 	},
 	{
@@ -422,7 +422,7 @@ const badCases: BadCase[] = [
 			options: { callbackUrl: 'mailto:ops@example.com' },
 		},
 		itemIndex: 0,
-		message: `Item 0: 'Callback URL' uses "mailto:", but only http and https are allowed`,
+		message: `Item 0: 'Options > Callback URL' uses "mailto:", but only http and https are allowed`,
 		description:
 			'Paste the Production URL of a Messaging Trigger node, e.g. https://n8n.example.com/webhook/messaging-events.',
 	},

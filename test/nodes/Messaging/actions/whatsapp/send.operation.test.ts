@@ -515,7 +515,7 @@ const badCases: BadCase[] = [
 			options: { defaultCountryCode: '0091' },
 		},
 		itemIndex: 0,
-		message: `Item 0: 'Default Country Code' "0091" is not a country calling code`,
+		message: `Item 0: 'Options > Default Country Code' "0091" is not a country calling code`,
 		description: 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
 	},
 ];
