@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { createSystemClock } from '../throughput/clock';
+import { createSystemClock, type Clock } from '../throughput/clock';
 import { forEachWithConcurrency } from '../throughput/pool';
 import { AdaptiveSendRateLimiter } from '../throughput/rateLimiter';
 import { sendWithRetries } from '../throughput/retryPolicy';
@@ -12,13 +12,18 @@ import { readEndpoint, type MessagingEndpoint } from '../transport/endpoint';
 import { ItemParameters } from './common/itemParameters';
 import { readBatchSettings, readSendSettings, type BatchSettings } from './common/sendSettings';
 import * as sms from './sms';
-import type { MessagingResource, PrepareRequest } from './types';
+import type { MessagingResource, OperationModule, PrepareRequest } from './types';
 import * as whatsapp from './whatsapp';
 
-const operationsByResource = { sms: sms.operations, whatsapp: whatsapp.operations } satisfies Record<
-	MessagingResource,
-	unknown
->;
+const operationsByResource: Record<MessagingResource, Record<string, OperationModule>> = {
+	sms: sms.operations,
+	whatsapp: whatsapp.operations,
+};
+
+/** Own keys only: a parameter value such as "toString" must not find an inherited property. */
+function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
+	return Object.hasOwn(table, key) ? table[key] : undefined;
+}
 
 interface PreparedSend {
 	request: MessagingRequest;
@@ -31,9 +36,8 @@ type ItemOutcome = { send: PreparedSend } | { failedItem: INodeExecutionData };
 function resolveOperation(context: IExecuteFunctions): PrepareRequest {
 	const resource = context.getNodeParameter('resource', 0) as string;
 	const operation = context.getNodeParameter('operation', 0, '') as string;
-	const operations: Record<string, { prepare: PrepareRequest } | undefined> =
-		operationsByResource[resource as MessagingResource] ?? {};
-	const prepare = Object.hasOwn(operations, operation) ? operations[operation]?.prepare : undefined;
+	const operations = ownEntry(operationsByResource, resource) ?? {};
+	const prepare = ownEntry(operations, operation)?.prepare;
 	if (!prepare) {
 		throw new NodeOperationError(
 			context.getNode(),
@@ -104,7 +108,7 @@ async function sendOne(
 	{ itemIndex, request, settings }: IndexedSend,
 	{ endpoint, batch }: SendRun,
 	limiter: AdaptiveSendRateLimiter,
-	clock: ReturnType<typeof createSystemClock>,
+	clock: Clock,
 ): Promise<SendResult> {
 	const idempotent = Boolean(settings.idempotencyKey);
 	const isThrottled = (error: unknown) => classifyMessagingFailure(error).kind === 'rate_limited';

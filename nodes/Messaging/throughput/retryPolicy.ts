@@ -33,11 +33,14 @@ export type RetryOutcome<T> =
 const DEFAULT_BASE_DELAY_MS = 500;
 const DEFAULT_MAX_DELAY_MS = 60_000;
 
+/** Retry-After is either delay-seconds or an HTTP date. */
+export const RETRY_AFTER_SECONDS = /^\d+(\.\d+)?$/;
+
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
 	if (value === undefined) return undefined;
 	const trimmed = value.trim();
 	if (trimmed === '') return undefined;
-	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	if (RETRY_AFTER_SECONDS.test(trimmed)) return Math.round(Number(trimmed) * 1000);
 	const date = Date.parse(trimmed);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - nowMs);

@@ -1,3 +1,4 @@
+import { RETRY_AFTER_SECONDS } from '../throughput/retryPolicy';
 import { classifyFacts } from './failureFacts';
 import type { FailureFacts } from './failureFacts';
 
@@ -89,10 +90,11 @@ const rejectedKey: AdviceRule = (facts) => ({
 /** Statuses with advice of their own; any other status falls to provider-side (5xx) or rejected (4xx). */
 /** Retry-After is seconds or an HTTP date; either reads as a sentence. */
 function retryAfterAdvice(retryAfter: string | undefined): string {
-	if (!retryAfter) return '';
-	return /^\d+$/.test(retryAfter.trim())
-		? ` The provider asked to wait ${retryAfter.trim()} s.`
-		: ` The provider asked to wait until ${retryAfter.trim()}.`;
+	const value = retryAfter?.trim();
+	if (!value) return '';
+	return RETRY_AFTER_SECONDS.test(value)
+		? ` The provider asked to wait ${value} s.`
+		: ` The provider asked to wait until ${value}.`;
 }
 
 const ADVICE_BY_STATUS: Partial<Record<number, AdviceRule>> = {

@@ -22,6 +22,7 @@ describe('resolving the operation', () => {
 		{ resource: 'sms', operation: 'schedule', expected: 'The resource "sms" has no operation "schedule"' },
 		{ resource: 'whatsapp', operation: 'toString', expected: 'The resource "whatsapp" has no operation "toString"' },
 		{ resource: 'email', operation: 'send', expected: 'The resource "email" has no operation "(none)"' },
+		{ resource: 'constructor', operation: 'send', expected: 'The resource "constructor" has no operation "(none)"' },
 		// n8n drops the Operation of a resource the node does not offer, so the router sees none.
 	])('$resource → $operation is refused before anything is sent', async ({ resource, operation, expected }) => {
 		const { error } = await runWorkflow({

@@ -174,6 +174,17 @@ describe('messagingApiError', () => {
 		);
 	});
 
+	test.each([
+		['1.5', ' The provider asked to wait 1.5 s.'],
+		['  7 ', ' The provider asked to wait 7 s.'],
+		['   ', ''],
+	])('a Retry-After of %p reads as the retry policy reads it', (retryAfter, sentence) => {
+		const error = messagingApiError(node, { status: 429, retryAfter }, 0, context);
+		expect(error.description).toBe(
+			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429.${sentence}`,
+		);
+	});
+
 	test('a Retry-After given as an HTTP date reads as a time to wait until', () => {
 		const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
 		const error = messagingApiError(node, { status: 429, retryAfter: date }, 0, context);
