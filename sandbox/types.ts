@@ -49,6 +49,8 @@ export interface LatencyConfig {
 export interface RateLimitConfig {
 	perSecond: number;
 	burst?: number;
+	/** false: answer without the RateLimit-* headers, as a provider that only says 429 does. Default true. */
+	budgetHeaders?: boolean;
 }
 
 export interface LifecycleConfig {

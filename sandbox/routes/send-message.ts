@@ -27,20 +27,25 @@ export interface SendOutcome {
 
 /** Checks in the order a careful provider would: route, auth, rate, body, idempotency, content; then accepts. */
 export function sendMessage(context: SandboxContext, request: SendRequest): SendOutcome {
+	const budgetHeaders: Record<string, string> = {};
 	try {
-		const { acknowledgement, acceptedMessageId } = accept(context, request);
+		const { acknowledgement, acceptedMessageId } = accept(context, request, budgetHeaders);
 		const replayHeader: Record<string, string> = acceptedMessageId === null ? { 'Idempotent-Replayed': 'true' } : {};
-		return { answer: jsonAnswer(200, acknowledgement, replayHeader), acceptedMessageId };
+		return { answer: jsonAnswer(200, acknowledgement, { ...budgetHeaders, ...replayHeader }), acceptedMessageId };
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
-		return { answer: jsonAnswer(error.status, error.toBody(), error.headers), acceptedMessageId: null };
+		return { answer: jsonAnswer(error.status, error.toBody(), { ...budgetHeaders, ...error.headers }), acceptedMessageId: null };
 	}
 }
 
-/** acceptedMessageId is null when an idempotent retry replays an earlier acknowledgement. */
+/**
+ * acceptedMessageId is null when an idempotent retry replays an earlier acknowledgement. budgetHeaders is filled
+ * once the key's rate was counted, so the answers refused after that (400, 422) carry it too.
+ */
 function accept(
 	context: SandboxContext,
 	request: SendRequest,
+	budgetHeaders: Record<string, string>,
 ): { acknowledgement: Acknowledgement; acceptedMessageId: string | null } {
 	const channel = SEND_PATHS[request.path];
 	if (channel === undefined) {
@@ -50,7 +55,7 @@ function accept(
 		throw new ApiError(405, 'method_not_allowed', `${request.path} accepts POST only.`, undefined, { Allow: 'POST' });
 	}
 	const apiKey = authenticate(request.headers, context.apiKeys);
-	context.rateLimiter.admit(apiKey);
+	Object.assign(budgetHeaders, context.rateLimiter.admit(apiKey));
 	if (request.bodyTooLarge) {
 		throw new ApiError(413, 'body_too_large', `The body is larger than ${context.bodyLimitBytes} bytes.`);
 	}

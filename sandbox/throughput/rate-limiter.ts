@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '../http/api-error';
 import type { RateLimitConfig } from '../types';
-import { TokenBucket } from './token-bucket';
+import { TokenBucket, type BucketLevel } from './token-bucket';
 
 /**
  * One token bucket per API key. It runs on real monotonic time, not the sandbox clock: clients
@@ -23,9 +23,12 @@ export class RateLimiter {
 		this.buckets = new Map();
 	}
 
-	/** Throws the 429 answer when the key is over its rate. */
-	admit(apiKey: string): void {
-		if (this.config === null) return;
+	/**
+	 * Throws the 429 answer when the key is over its rate. Either way the answer carries the key's budget in the
+	 * IETF RateLimit-* headers, so clients that share one key (several n8n workers) can each see what the others use.
+	 */
+	admit(apiKey: string): Record<string, string> {
+		if (this.config === null) return {};
 		let bucket = this.buckets.get(apiKey);
 		if (!bucket) {
 			const capacity = this.config.burst ?? Math.max(1, this.config.perSecond);
@@ -33,16 +36,26 @@ export class RateLimiter {
 			this.buckets.set(apiKey, bucket);
 		}
 		const result = bucket.take();
-		if (result.allowed) return;
+		const budget = this.config.budgetHeaders === false ? {} : budgetHeaders(this.config.perSecond, bucket.level());
+		if (result.allowed) return budget;
 		const retryAfterSeconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
 		throw new ApiError(
 			429,
 			'rate_limited',
 			`Too many requests: this API key may send ${this.config.perSecond} per second. Retry after ${retryAfterSeconds} s.`,
 			undefined,
-			{ 'Retry-After': String(retryAfterSeconds) },
+			{ ...budget, 'Retry-After': String(retryAfterSeconds) },
 		);
 	}
+}
+
+function budgetHeaders(perSecond: number, level: BucketLevel): Record<string, string> {
+	return {
+		'RateLimit-Limit': String(perSecond),
+		'RateLimit-Remaining': String(level.remaining),
+		'RateLimit-Reset': String(level.fullInSeconds),
+		'RateLimit-Policy': `${level.capacity};w=${level.capacity / perSecond}`,
+	};
 }
 
 export function checkedRateLimit(config: RateLimitConfig | null): RateLimitConfig | null {

@@ -3,6 +3,15 @@ const TOLERANCE = 1e-9;
 
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterMs: number };
 
+/** What the bucket holds after a take, as the RateLimit-* answer headers tell it. */
+export interface BucketLevel {
+	capacity: number;
+	/** Whole requests that may be sent right now. */
+	remaining: number;
+	/** Seconds until the bucket is full again. */
+	fullInSeconds: number;
+}
+
 /** Continuous refill, so a client sending at exactly the rate never finds the bucket empty. */
 export class TokenBucket {
 	private tokens: number;
@@ -26,5 +35,13 @@ export class TokenBucket {
 			return { allowed: true };
 		}
 		return { allowed: false, retryAfterMs: ((1 - this.tokens) * 1000) / this.perSecond };
+	}
+
+	level(): BucketLevel {
+		return {
+			capacity: this.capacity,
+			remaining: Math.floor(this.tokens + TOLERANCE),
+			fullInSeconds: Math.ceil((this.capacity - this.tokens) / this.perSecond - TOLERANCE),
+		};
 	}
 }

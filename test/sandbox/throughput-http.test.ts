@@ -1,5 +1,5 @@
 import { createManualClock, startSandbox, type Sandbox } from '../../sandbox';
-import { errorOf, post, smsFields } from './http-client';
+import { errorOf, post, smsFields, type ApiReply } from './http-client';
 import { settle, tracked, useSandboxTime } from './sandbox-time';
 import { pause, startWebhookReceiver, waitUntil } from './webhook-receiver';
 
@@ -64,6 +64,21 @@ describe('rate limit', () => {
 		expect(replies[2].headers.get('retry-after')).toBe('1');
 		expect(sandbox.messages()).toHaveLength(2);
 		expect(sandbox.requests().map((request) => request.response.status)).toEqual([200, 200, 429]);
+	});
+
+	it('tells every answer after the key check how much of the budget is left, in the RateLimit-* headers', async () => {
+		const replies: ApiReply[] = [];
+		for (let i = 0; i < 3; i++) replies.push(await post(sandbox, '/v1/sms/send', smsFields()));
+		const budget = (reply: ApiReply) =>
+			['limit', 'remaining', 'reset', 'policy'].map((name) => reply.headers.get(`ratelimit-${name}`));
+
+		expect(replies.map(budget)).toEqual([
+			['2', '1', '1', '2;w=1'],
+			['2', '0', '1', '2;w=1'],
+			['2', '0', '1', '2;w=1'],
+		]);
+		const refused = await post(sandbox, '/v1/sms/send', { ...smsFields(), to: 'not a number' });
+		expect(refused.headers.get('ratelimit-limit')).toBe('2');
 	});
 
 	it('lets the client in again after Retry-After', async () => {

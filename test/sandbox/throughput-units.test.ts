@@ -64,6 +64,17 @@ describe('RateLimiter', () => {
 		expect(retryAfterOf(() => slow.admit('k'))).toBe('3');
 	});
 
+	it('reports the bucket after each take: the whole requests left and the seconds until it is full', () => {
+		let now = 0;
+		const limiter = new RateLimiter({ perSecond: 10, burst: 20 }, () => now);
+		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Remaining': '19', 'RateLimit-Reset': '1', 'RateLimit-Policy': '20;w=2' });
+		for (let i = 0; i < 14; i++) limiter.admit('k');
+		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '4', 'RateLimit-Reset': '2' });
+		now += 250;
+		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Remaining': '5' });
+		expect(new RateLimiter(null).admit('k')).toEqual({});
+	});
+
 	it('keeps one bucket per API key and lets everything through when off', () => {
 		const limiter = new RateLimiter({ perSecond: 1, burst: 1 }, () => 0);
 		limiter.admit('a');

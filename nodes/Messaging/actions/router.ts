@@ -116,7 +116,10 @@ async function sendOne(
 		async (tryNumber) =>
 			await limiter.send(
 				tryNumber > 1 ? 'retry' : 'first',
-				async () => await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex),
+				async () =>
+					await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex, (budget) =>
+						limiter.recordProviderBudget(budget),
+					),
 				isThrottled,
 			),
 		classifyMessagingFailure,

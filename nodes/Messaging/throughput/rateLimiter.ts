@@ -1,4 +1,6 @@
+import type { ProviderBudget } from '../transport/providerBudget';
 import type { Clock } from './clock';
+import { ProviderBudgetShare } from './providerBudgetShare';
 
 /** A retry has already waited out its Retry-After; letting fresh items overtake it is how it runs out of tries. */
 export type SendTurn = 'retry' | 'first';
@@ -62,6 +64,8 @@ export class AdaptiveSendRateLimiter {
 
 	private firstStartAt: number | undefined;
 
+	private readonly providerShare = new ProviderBudgetShare();
+
 	constructor(
 		settings: AdaptiveRateSettings,
 		private readonly clock: Clock,
@@ -71,12 +75,21 @@ export class AdaptiveSendRateLimiter {
 		this.growth = settings.growth ?? DEFAULT_GROWTH;
 	}
 
-	/** Messages per second allowed at `now`; Infinity while there is neither a user limit nor a 429 to go by. */
+	/** Messages per second allowed at `now`; Infinity while there is no user limit, budget or 429 to go by. */
 	rateAt(now: number): number {
-		if (!this.lastDecrease) return this.userLimit;
+		return Math.min(this.userLimit, this.providerShare.rateAt(now), this.recoveringRateAt(now));
+	}
+
+	/** What the provider's last answer said is left of the account's rate, shared with every other sender. */
+	recordProviderBudget(budget: ProviderBudget): void {
+		this.providerShare.record(budget, this.clock.now());
+	}
+
+	private recoveringRateAt(now: number): number {
+		if (!this.lastDecrease) return Number.POSITIVE_INFINITY;
 		const { at, peakRate, recoverySeconds, growth } = this.lastDecrease;
 		const offset = (now - at) / 1000 - recoverySeconds;
-		return Math.min(this.userLimit, Math.max(MIN_RATE, peakRate + growth * offset ** 3));
+		return Math.max(MIN_RATE, peakRate + growth * offset ** 3);
 	}
 
 	/** Resolves when the caller may send, with the time it was let go (to hand back to `recordThrottled`). */

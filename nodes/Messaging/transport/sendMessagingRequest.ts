@@ -6,6 +6,7 @@ import { CREDENTIAL_TYPE, type MessagingEndpoint } from './endpoint';
 import { thrownFailureFacts, readProviderMessage } from './failureFacts';
 import { messagingApiError } from './messagingApiError';
 import type { Acknowledgement, MessagingRequest, SendSettings } from './messagingRequest';
+import { readProviderBudget, type ProviderBudget } from './providerBudget';
 
 interface FullResponse {
 	statusCode: number;
@@ -47,6 +48,7 @@ export async function sendMessagingRequest(
 	request: MessagingRequest,
 	settings: SendSettings,
 	itemIndex: number,
+	onProviderBudget?: (budget: ProviderBudget) => void,
 ): Promise<Acknowledgement> {
 	const failureContext = {
 		timeoutMs: settings.timeoutMs,
@@ -66,6 +68,8 @@ export async function sendMessagingRequest(
 	}
 
 	const { statusCode, headers, body } = response;
+	const budget = onProviderBudget && readProviderBudget(headers);
+	if (budget) onProviderBudget(budget);
 	if (statusCode < 200 || statusCode > 299) {
 		const provider = readProviderMessage(body, endpoint.apiKey);
 		throw messagingApiError(

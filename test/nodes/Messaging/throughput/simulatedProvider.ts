@@ -1,6 +1,7 @@
 import { forEachWithConcurrency } from '../../../../nodes/Messaging/throughput/pool';
 import { AdaptiveSendRateLimiter } from '../../../../nodes/Messaging/throughput/rateLimiter';
 import { sendWithRetries, type ClassifiedFailure } from '../../../../nodes/Messaging/throughput/retryPolicy';
+import type { ProviderBudget } from '../../../../nodes/Messaging/transport/providerBudget';
 import type { VirtualClock } from './virtualClock';
 
 /** Deterministic jitter, so a simulated run is the same on every machine. */
@@ -16,7 +17,10 @@ export function seededRandom(seed: number): () => number {
 }
 
 export class RateLimitedByProvider extends Error {
-	constructor(readonly retryAfter: string) {
+	constructor(
+		readonly retryAfter: string,
+		readonly budget: ProviderBudget,
+	) {
 		super('429');
 	}
 }
@@ -50,7 +54,8 @@ export class SimulatedProvider {
 		this.tokens = settings.burst;
 	}
 
-	async send(item: number): Promise<void> {
+	/** Answers with what is left of the budget, as the sandbox's RateLimit-* headers tell it. */
+	async send(item: number): Promise<ProviderBudget> {
 		const latency = this.settings.latencyMs + this.random() * this.settings.jitterMs;
 		await this.clock.sleep(latency / 2);
 		const now = this.clock.now();
@@ -62,13 +67,18 @@ export class SimulatedProvider {
 		const admitted = this.tokens >= 1 - 1e-9;
 		if (admitted) this.tokens = Math.max(0, this.tokens - 1);
 		const retryAfterMs = ((1 - this.tokens) * 1000) / this.settings.perSecond;
+		const budget = {
+			remaining: Math.floor(this.tokens + 1e-9),
+			quota: this.settings.burst,
+			windowSeconds: this.settings.burst / this.settings.perSecond,
+		};
 		await this.clock.sleep(latency / 2);
 		if (admitted) {
 			this.accepted.push(item);
-			return;
+			return budget;
 		}
 		this.throttled++;
-		throw new RateLimitedByProvider(String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+		throw new RateLimitedByProvider(String(Math.max(1, Math.ceil(retryAfterMs / 1000))), budget);
 	}
 }
 
@@ -77,6 +87,10 @@ export interface CampaignSettings {
 	concurrency: number;
 	maxTries: number;
 	maxPerSecond: number;
+	/** Pace by the budget the provider tells, as the node does when the RateLimit-* headers come back. */
+	readsBudget?: boolean;
+	/** Added to the item numbers, so several campaigns against one provider send distinct messages. */
+	firstItem?: number;
 }
 
 export interface CampaignOutcome {
@@ -85,7 +99,7 @@ export interface CampaignOutcome {
 }
 
 /** The router's send loop in miniature: lanes, the adaptive limiter, per-item retries. */
-export async function runCampaign(
+export async function sendCampaign(
 	campaign: CampaignSettings,
 	provider: SimulatedProvider,
 	clock: VirtualClock,
@@ -93,17 +107,35 @@ export async function runCampaign(
 	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: campaign.maxPerSecond }, clock);
 	const failedItems: number[] = [];
 	const isThrottled = (error: unknown) => error instanceof RateLimitedByProvider;
-	await clock.run(
-		forEachWithConcurrency(campaign.items, campaign.concurrency, async (item) => {
-			const outcome = await sendWithRetries(
-				async (tryNumber) =>
-					await limiter.send(tryNumber > 1 ? 'retry' : 'first', async () => await provider.send(item), isThrottled),
-				classifyProviderFailure,
-				{ maxTries: campaign.maxTries, idempotent: false },
-				clock,
-			);
-			if (!outcome.ok) failedItems.push(item);
-		}),
-	);
+	const tellBudget = (budget: ProviderBudget) => {
+		if (campaign.readsBudget) limiter.recordProviderBudget(budget);
+	};
+	const sendTelling = async (item: number) => {
+		try {
+			tellBudget(await provider.send(item));
+		} catch (error) {
+			if (error instanceof RateLimitedByProvider) tellBudget(error.budget);
+			throw error;
+		}
+	};
+	await forEachWithConcurrency(campaign.items, campaign.concurrency, async (position) => {
+		const item = (campaign.firstItem ?? 0) + position;
+		const outcome = await sendWithRetries(
+			async (tryNumber) =>
+				await limiter.send(tryNumber > 1 ? 'retry' : 'first', async () => await sendTelling(item), isThrottled),
+			classifyProviderFailure,
+			{ maxTries: campaign.maxTries, idempotent: false },
+			clock,
+		);
+		if (!outcome.ok) failedItems.push(item);
+	});
 	return { failedItems, durationMs: clock.now() };
+}
+
+export async function runCampaign(
+	campaign: CampaignSettings,
+	provider: SimulatedProvider,
+	clock: VirtualClock,
+): Promise<CampaignOutcome> {
+	return await clock.run(sendCampaign(campaign, provider, clock));
 }

@@ -483,3 +483,27 @@ describe('thrown client errors → an error saying whether the message may have 
 		expect([error.message, error.description, error.stack, JSON.stringify(error)].join('\n')).not.toContain(API_KEY);
 	});
 });
+
+describe('the provider budget', () => {
+	const budgetHeaders = { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '37', 'RateLimit-Policy': '100;w=1' };
+
+	test.each([
+		['an acknowledgement', answerWith(200, queued, budgetHeaders)],
+		['a 429', answerWith(429, { error: { code: 'rate_limited', message: 'slow down' } }, budgetHeaders)],
+		['a 422', answerWith(422, { error: { code: 'invalid_field', message: 'bad' } }, budgetHeaders)],
+	])('is handed on from %s', async (_, answer) => {
+		const { context } = fakeContext(answer);
+		const told: unknown[] = [];
+		await sendMessagingRequest
+			.call(context, endpoint, smsRequest, formSettings, 0, (budget) => told.push(budget))
+			.catch(() => undefined);
+		expect(told).toEqual([{ remaining: 37, quota: 100, windowSeconds: 1 }]);
+	});
+
+	test('is not made up when the provider sends no budget headers', async () => {
+		const { context } = fakeContext(answerWith(200, queued, { 'Retry-After': '1' }));
+		const told: unknown[] = [];
+		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0, (budget) => told.push(budget));
+		expect(told).toEqual([]);
+	});
+});
