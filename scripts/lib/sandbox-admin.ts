@@ -35,6 +35,11 @@ export class SandboxAdmin {
 	}
 
 	/** Same shapes as startSandbox's options, e.g. `{ lifecycle: { stepDelayMs: 400 } }`. */
+	/** Forgets what was received so far, so a check counts only its own requests. */
+	async clearRequests(): Promise<void> {
+		await this.call('DELETE', '/__admin/requests');
+	}
+
 	async configure(config: Record<string, unknown>): Promise<void> {
 		await this.call('PUT', '/__admin/config', config);
 	}

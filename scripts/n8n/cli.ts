@@ -4,17 +4,18 @@ import path from 'node:path';
 
 import { runCommand, runCommandOrThrow, type CommandResult } from '../lib/command';
 import { findFreePort } from '../lib/ports';
-import { n8nEnvironment } from './environment';
+import { n8nEnvironment, type QueueBackend } from './environment';
 import { N8N_BIN, NODE24_BIN } from './paths';
 
 export interface N8nCliTarget {
 	userFolder: string;
 	/** The port of the server using this folder, if any: CLI commands must not claim it, but webhook URLs derive from it. */
 	port: number;
+	queue?: QueueBackend;
 }
 
 async function cliEnvironment(target: N8nCliTarget): Promise<NodeJS.ProcessEnv> {
-	return n8nEnvironment({ userFolder: target.userFolder, port: target.port, brokerPort: await findFreePort() });
+	return n8nEnvironment({ userFolder: target.userFolder, port: target.port, brokerPort: await findFreePort(), queue: target.queue });
 }
 
 export async function runN8nCli(target: N8nCliTarget, args: string[]): Promise<CommandResult> {

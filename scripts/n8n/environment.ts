@@ -10,6 +10,35 @@ export interface N8nInstanceConfig {
 	 * processes and with other instances, so each one gets its own.
 	 */
 	brokerPort: number;
+	/** Queue mode: the Postgres database and Redis queue shared by the main, worker and webhook processes. */
+	queue?: QueueBackend;
+}
+
+export interface QueueBackend {
+	redis: { host: string; port: number };
+	postgres: { host: string; port: number; database: string; user: string };
+	/** Every process of one instance must decrypt the same credentials. */
+	encryptionKey: string;
+}
+
+/** As n8n's queue-mode documentation sets it up; the worker's health server answers on the instance's port. */
+function queueEnvironment(queue: QueueBackend, port: number): NodeJS.ProcessEnv {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: queue.redis.host,
+		QUEUE_BULL_REDIS_PORT: String(queue.redis.port),
+		QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+		QUEUE_HEALTH_CHECK_PORT: String(port),
+		N8N_WORKER_SERVER_ADDRESS: LOOPBACK,
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: queue.postgres.host,
+		DB_POSTGRESDB_PORT: String(queue.postgres.port),
+		DB_POSTGRESDB_DATABASE: queue.postgres.database,
+		DB_POSTGRESDB_USER: queue.postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		N8N_ENCRYPTION_KEY: queue.encryptionKey,
+	};
 }
 
 /** Variables n8n reads from the environment that would change its behaviour if inherited from the user's shell. */
@@ -46,6 +75,7 @@ export function n8nEnvironment(config: N8nInstanceConfig): NodeJS.ProcessEnv {
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 		DB_TYPE: 'sqlite',
+		...(config.queue ? queueEnvironment(config.queue, config.port) : {}),
 		// n8n's own choice of expression engine is kept unless asked for: the burst measures what it costs a trigger.
 		...(process.env.N8N_EXPRESSION_ENGINE ? { N8N_EXPRESSION_ENGINE: process.env.N8N_EXPRESSION_ENGINE } : {}),
 	};

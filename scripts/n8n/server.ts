@@ -19,10 +19,18 @@ export interface N8nServer {
 const STARTUP_TIMEOUT_MS = 120_000;
 const SHUTDOWN_GRACE_MS = 20_000;
 
-export async function startN8nServer(config: N8nInstanceConfig, extraEnv: NodeJS.ProcessEnv = {}): Promise<N8nServer> {
+/** `start` is the main (editor, API, webhooks); in queue mode `worker` runs executions and `webhook` only takes webhooks. */
+export type N8nProcessRole = 'start' | 'worker' | 'webhook';
+
+export async function startN8nServer(
+	config: N8nInstanceConfig,
+	extraEnv: NodeJS.ProcessEnv = {},
+	role: N8nProcessRole = 'start',
+	roleArgs: string[] = [],
+): Promise<N8nServer> {
 	fs.mkdirSync(config.userFolder, { recursive: true });
-	const logFile = path.join(config.userFolder, 'n8n-server.log');
-	const child = spawnInOwnGroup(NODE24_BIN, [N8N_BIN, 'start'], {
+	const logFile = path.join(config.userFolder, role === 'start' ? 'n8n-server.log' : `n8n-${role}-${config.port}.log`);
+	const child = spawnInOwnGroup(NODE24_BIN, [N8N_BIN, role, ...roleArgs], {
 		cwd: config.userFolder,
 		env: { ...n8nEnvironment(config), ...extraEnv },
 		logFile,

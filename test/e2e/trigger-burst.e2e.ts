@@ -46,7 +46,7 @@ interface RoundResult {
 	answeredAt: number;
 }
 
-interface BurstTarget {
+export interface BurstTarget {
 	source: 'trigger' | 'webhook' | 'bare';
 	url: string;
 	workflowId: string;
@@ -54,7 +54,7 @@ interface BurstTarget {
 	eventIdExpression: string;
 }
 
-function statusEvent(): { event_id: string; type: string; message_id: string; channel: string; status: string; timestamp: string } {
+export function statusEvent(): { event_id: string; type: string; message_id: string; channel: string; status: string; timestamp: string } {
 	return {
 		event_id: `evt_burst_${randomUUID()}`,
 		type: 'message.status',
@@ -79,7 +79,7 @@ async function deliver(url: string, event: { event_id: string }): Promise<number
 }
 
 /** Every delivery of `events`, `concurrency` at a time, in order; the answers counted by HTTP status. */
-async function deliverAll(url: string, events: Array<{ event_id: string }>, concurrency: number): Promise<RoundResult> {
+export async function deliverAll(url: string, events: Array<{ event_id: string }>, concurrency: number): Promise<RoundResult> {
 	const answers: Answers = new Map();
 	const startedAt = Date.now();
 	let next = 0;
@@ -93,7 +93,7 @@ async function deliverAll(url: string, events: Array<{ event_id: string }>, conc
 	return { answers, startedAt, answeredAt: Date.now() };
 }
 
-function describeAnswers(answers: Answers): string {
+export function describeAnswers(answers: Answers): string {
 	return [...answers.entries()]
 		.sort(([a], [b]) => a - b)
 		.map(([status, count]) => `${count} × ${status || 'no answer'}${status !== 200 && sampleBodies.has(status) ? ` (${sampleBodies.get(status)})` : ''}`)
@@ -135,7 +135,7 @@ async function createActiveWorkflow(rest: N8nRestClient, name: string, entry: Re
  * The trigger with its defaults (all channels and statuses, Drop Duplicate Events on), n8n's Webhook node, and the
  * bare community trigger, each followed by the same recording HTTP Request node.
  */
-async function createBurstTargets(
+export async function createBurstTargets(
 	context: Pick<E2eContext, 'rest' | 'n8nBaseUrl'>,
 	recorder: EventRecorder,
 ): Promise<Record<BurstTarget['source'], BurstTarget>> {
@@ -191,7 +191,7 @@ async function createBurstTargets(
  * n8n answers "not registered" for a few seconds after activation, whatever the node (seen for both, under load).
  * A GET tells without starting anything: once the POST webhook is registered, n8n names the POST method instead.
  */
-async function waitUntilRegistered(target: BurstTarget): Promise<void> {
+export async function waitUntilRegistered(target: BurstTarget): Promise<void> {
 	await waitFor(`the ${target.source} webhook to be registered`, 60_000, async () => {
 		const response = await fetch(target.url);
 		return (await response.text()).includes('POST') ? true : undefined;
@@ -205,7 +205,7 @@ async function unfinishedExecutions(rest: N8nRestClient, workflowId: string): Pr
 }
 
 /** Waits until `expected` distinct events of the source ran and no execution of its workflow is left unfinished. */
-async function waitUntilRun(context: E2eContext, recorder: EventRecorder, target: BurstTarget, expected: number): Promise<void> {
+export async function waitUntilRun(context: Pick<E2eContext, 'rest'>, recorder: EventRecorder, target: BurstTarget, expected: number): Promise<void> {
 	await waitFor(`${expected} events to run through the ${target.source}`, RUN_TIMEOUT_MS, async () =>
 		recorder.runsOf(target.source).size >= expected ? true : undefined,
 	);
@@ -252,7 +252,7 @@ async function measureBursts(
 	return figures;
 }
 
-function duplicatesRun(recorder: EventRecorder, source: string): number {
+export function duplicatesRun(recorder: EventRecorder, source: string): number {
 	return [...recorder.runsOf(source).values()].filter((runs) => runs > 1).length;
 }
 

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { importCredentials, type N8nCliTarget } from '../n8n/cli';
+import type { N8nInstanceConfig, QueueBackend } from '../n8n/environment';
+import { buildAndPack, installFixturePackage, installPackageIntoUserFolder } from '../n8n/package';
+import { N8nRestClient, type OwnerAccount } from '../n8n/rest-client';
+import { startN8nServer, type N8nProcessRole, type N8nServer } from '../n8n/server';
+import { messagingApiCredential, signingSecretCredential } from '../lib/credentials';
+import { activateTriggerExamples, importExamples } from '../lib/example-import';
+import type { Example } from '../lib/examples';
+import { findFreePort, LOOPBACK } from '../lib/ports';
+import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from '../lib/sandbox-server';
+import { ensureQueueServices } from './debian-packages';
+import { startQueueServices, type QueueServices } from './services';
+
+export interface QueueStackOptions {
+	/** The N8N_USER_FOLDER every n8n process shares: the package in `.n8n/nodes`, the logs. */
+	userFolder: string;
+	/** Redis and PostgreSQL data. Under the repository's `.cache/`: Debian's `postgres` user must be able to reach it. */
+	servicesDir: string;
+	packDir: string;
+	reusePack: boolean;
+	examples: Example[];
+	owner: OwnerAccount;
+	workers: number;
+	workerConcurrency: number;
+	fixturePackages?: string[];
+	/** Ports for the main, e.g. 5678 for `npm run start:queue`; free ports otherwise. */
+	mainPort?: number;
+	log: (line: string) => void;
+}
+
+export interface QueueProcess {
+	role: N8nProcessRole;
+	server: N8nServer;
+}
+
+/** n8n in queue mode: a main, workers and a webhook process over one Postgres and one Redis, and the sandbox. */
+export interface QueueStack {
+	sandbox: SandboxServer;
+	services: QueueServices;
+	main: N8nServer;
+	webhook: N8nServer;
+	workers: N8nServer[];
+	rest: N8nRestClient;
+	cli: N8nCliTarget;
+	/** Stops every n8n process and starts them again on the same ports (the database and queue stay up). */
+	restartN8n(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+/** One key for every process, kept beside the data: restarting the stack must still decrypt the credentials. */
+function encryptionKeyIn(servicesDir: string): string {
+	const file = path.join(servicesDir, 'encryption-key');
+	if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+	return fs.readFileSync(file, 'utf8').trim();
+}
+
+async function startRole(base: N8nInstanceConfig, role: N8nProcessRole, port: number, workerConcurrency: number): Promise<N8nServer> {
+	const args = role === 'worker' ? [`--concurrency=${workerConcurrency}`] : [];
+	return await startN8nServer({ ...base, port, brokerPort: await findFreePort() }, {}, role, args);
+}
+
+export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
+	const binaries = await ensureQueueServices(options.log);
+	const packed = await buildAndPack(options.packDir, { reuseIfUnchanged: options.reusePack });
+	await installPackageIntoUserFolder(options.userFolder, packed);
+	for (const fixture of options.fixturePackages ?? []) await installFixturePackage(options.userFolder, fixture, options.packDir);
+	options.log(`Package ${path.basename(packed.tarball)} installed in ${options.userFolder}/.n8n/nodes (shared by every n8n process)`);
+
+	const services = await startQueueServices(binaries, options.servicesDir);
+	const queue: QueueBackend = { ...services, encryptionKey: encryptionKeyIn(options.servicesDir) };
+	options.log(`Redis ${services.redis.host}:${services.redis.port}, PostgreSQL ${services.postgres.host}:${services.postgres.port}/${services.postgres.database} (data in ${options.servicesDir})`);
+	const ports = {
+		main: options.mainPort ?? (await findFreePort()),
+		webhook: await findFreePort(),
+		workers: await Promise.all(Array.from({ length: options.workers }, findFreePort)),
+	};
+	const base = { userFolder: options.userFolder, port: ports.main, brokerPort: 0, queue };
+	const cli: N8nCliTarget = { userFolder: options.userFolder, port: ports.main, queue };
+	let sandbox: SandboxServer | undefined;
+	let processes: N8nServer[] = [];
+	const stopN8n = async () => {
+		await Promise.all(processes.map((server) => server.stop()));
+		processes = [];
+	};
+	const startN8n = async () => {
+		processes.push(await startRole(base, 'start', ports.main, options.workerConcurrency));
+		const others = await Promise.all([
+			startRole(base, 'webhook', ports.webhook, options.workerConcurrency),
+			...ports.workers.map((port) => startRole(base, 'worker', port, options.workerConcurrency)),
+		]);
+		processes.push(...others);
+	};
+	const stop = async () => {
+		await stopN8n();
+		await sandbox?.stop();
+		await services.stop();
+	};
+	try {
+		sandbox = await startSandboxServer(await findFreePort(), path.join(options.userFolder, 'sandbox.log'));
+		await importCredentials(cli, [messagingApiCredential(sandbox.baseUrl, SANDBOX_API_KEY), signingSecretCredential(SANDBOX_SIGNING_SECRET)]);
+		await importExamples(cli, options.examples, { origin: `http://${LOOPBACK}:${ports.main}`, keepUnchanged: true });
+		await startN8n();
+		const rest = new N8nRestClient(processes[0].baseUrl);
+		await rest.setupOwnerOrLogin(options.owner);
+		await activateTriggerExamples(rest, options.examples);
+		const stack: QueueStack = {
+			sandbox,
+			services,
+			rest,
+			cli,
+			get main() {
+				return processes[0];
+			},
+			get webhook() {
+				return processes[1];
+			},
+			get workers() {
+				return processes.slice(2);
+			},
+			async restartN8n() {
+				await stopN8n();
+				await startN8n();
+				await rest.setupOwnerOrLogin(options.owner);
+			},
+			stop,
+		};
+		return stack;
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}
