@@ -2,10 +2,11 @@ import { randomUUID } from 'crypto';
 
 /** Event ids one trigger remembers in one n8n process: about 1 MB at the most. */
 export const REMEMBERED_EVENT_IDS = 10_000;
-/** Event ids saved in the workflow's static data, for other n8n processes and for restarts. */
+/**
+ * Event ids saved in the workflow's static data, for other n8n processes and for restarts. Bounded, so what n8n
+ * writes per accepted delivery does not grow with the ids remembered.
+ */
 export const SAVED_EVENT_IDS = 1_000;
-/** n8n writes the whole static data every time, so each trigger saves at most once per interval and process. */
-export const SAVE_INTERVAL_MS = 1_000;
 
 /** Insertion-ordered ids, the oldest evicted beyond `capacity`; every operation is O(1). */
 export class RecentEventIds {
@@ -60,18 +61,15 @@ const NOT_READ_YET = Symbol('not read yet');
 /**
  * One trigger's memory of accepted event ids in this process. Claiming is synchronous, so two deliveries of one
  * event that overlap in this process can never both claim it. Saved ids of other processes are merged in as
- * their versions appear in static data; this memory's own newest ids are offered for saving at most once per
- * SAVE_INTERVAL_MS.
+ * their versions appear in static data. Every delivery that claimed something is saved: n8n answers only after
+ * saving, so a sender's retry, wherever it arrives, finds the id saved.
  */
 export class EventIdMemory {
 	private readonly ids = new RecentEventIds([], REMEMBERED_EVENT_IDS);
 	private readonly writer = randomUUID();
 	private lastMergedStamp: unknown = NOT_READ_YET;
-	private lastSavedAtMs = -Infinity;
 	private saves = 0;
 	private unsaved = 0;
-
-	constructor(private readonly saveIntervalMs: number = SAVE_INTERVAL_MS) {}
 
 	merge(saved: SavedEventIds): void {
 		if (saved.recentEventIdsStamp === this.lastMergedStamp) return;
@@ -93,11 +91,10 @@ export class EventIdMemory {
 		this.ids.delete(eventId);
 	}
 
-	/** The static data to write now, or undefined when nothing is new or the last save was too recent. */
-	takeSave(nowMs: number): Required<SavedEventIds> | undefined {
-		if (this.unsaved === 0 || nowMs - this.lastSavedAtMs < this.saveIntervalMs) return undefined;
+	/** The static data to write now, or undefined when nothing was claimed since the last save. */
+	takeSave(): { recentEventIds: string[]; recentEventIdsStamp: string } | undefined {
+		if (this.unsaved === 0) return undefined;
 		this.unsaved = 0;
-		this.lastSavedAtMs = nowMs;
 		const stamp = `${this.writer}:${++this.saves}`;
 		this.lastMergedStamp = stamp;
 		return { recentEventIds: this.ids.newest(SAVED_EVENT_IDS), recentEventIdsStamp: stamp };

@@ -1,4 +1,4 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { sleep, type IDataObject, type IWebhookFunctions, type IWebhookResponseData } from 'n8n-workflow';
 
 import { readHeader } from '../shared/readHeader';
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
@@ -141,6 +141,19 @@ function releaseClaimsUnlessAcknowledged(context: IWebhookFunctions, memory: Eve
 	});
 }
 
+/**
+ * n8n 2.40 builds a second Workflow over the same static data object after the webhook answers and before it saves
+ * (WorkflowRunner.establishContextForPersistence), and that resets the changed flag this write set, so n8n would
+ * never save it. Writing the stamp again a moment later, once n8n has done so but is still creating the execution,
+ * sets the flag again. The first write stays: it is what this process's later requests read.
+ */
+function saveEventIds(nodeStaticData: IDataObject, save: { recentEventIds: string[]; recentEventIdsStamp: string }): void {
+	Object.assign(nodeStaticData, save);
+	void sleep(0).then(() => {
+		nodeStaticData.recentEventIdsStamp = save.recentEventIdsStamp;
+	});
+}
+
 export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const verified = await readVerifiedEvents(this, options);
@@ -162,8 +175,8 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 	}
 	if (memory) {
 		releaseClaimsUnlessAcknowledged(this, memory, accepted.map((event) => event.event_id));
-		const save = memory.takeSave(Date.now());
-		if (save) Object.assign(this.getWorkflowStaticData('node'), save);
+		const save = memory.takeSave();
+		if (save) saveEventIds(this.getWorkflowStaticData('node'), save);
 	}
 	return { webhookResponse: summary, workflowData: [accepted.map((event) => ({ json: event }))] };
 }

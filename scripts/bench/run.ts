@@ -8,6 +8,7 @@ import { startBenchSandbox } from './benchSandbox';
 import type { BenchSandbox } from './benchSandbox';
 import { renderReport } from './report';
 import type { ScenarioReport } from './report';
+import { measureInN8n } from './scenarios/inN8n';
 import { measureOverhead } from './scenarios/overhead';
 import { measureOverload } from './scenarios/overload';
 import { measureRateLimit } from './scenarios/rateLimit';
@@ -19,8 +20,9 @@ const SCENARIOS: Record<string, (sandbox: BenchSandbox, repetitions: number) => 
 	'rate-limit': measureRateLimit,
 	overload: measureOverload,
 	scale: measureScale,
+	'in-n8n': measureInN8n,
 };
-const WHOLE_RUN_LIMIT_MS = 15 * 60_000;
+const WHOLE_RUN_LIMIT_MS = 25 * 60_000;
 
 function loadAverage(): string {
 	return os

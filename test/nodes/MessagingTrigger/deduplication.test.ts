@@ -3,7 +3,6 @@ import {
 	eventIdMemoryOf,
 	REMEMBERED_EVENT_IDS,
 	RecentEventIds,
-	SAVE_INTERVAL_MS,
 	SAVED_EVENT_IDS,
 } from '../../../nodes/MessagingTrigger/deduplication';
 
@@ -73,19 +72,18 @@ describe('EventIdMemory', () => {
 		expect(memory.claim('evt_9')).toBe(true);
 	});
 
-	it(`offers its newest ${SAVED_EVENT_IDS} ids for saving, at most once per interval and only when something is new`, () => {
-		const memory = new EventIdMemory(SAVE_INTERVAL_MS);
-		expect(memory.takeSave(0)).toBeUndefined();
+	it(`offers its newest ${SAVED_EVENT_IDS} ids for saving whenever something was claimed since the last save`, () => {
+		const memory = new EventIdMemory();
+		expect(memory.takeSave()).toBeUndefined();
 		for (let index = 0; index < SAVED_EVENT_IDS + 5; index++) memory.claim(`evt_${index}`);
 
-		const first = memory.takeSave(10_000);
+		const first = memory.takeSave();
 		expect(first?.recentEventIds).toHaveLength(SAVED_EVENT_IDS);
 		expect((first?.recentEventIds as string[])[0]).toBe('evt_5');
-		expect(memory.takeSave(10_001)).toBeUndefined();
+		expect(memory.takeSave()).toBeUndefined();
 
 		memory.claim('evt_new');
-		expect(memory.takeSave(10_000 + SAVE_INTERVAL_MS - 1)).toBeUndefined();
-		const second = memory.takeSave(10_000 + SAVE_INTERVAL_MS);
+		const second = memory.takeSave();
 		expect((second?.recentEventIds as string[]).at(-1)).toBe('evt_new');
 		expect(second?.recentEventIdsStamp).not.toBe(first?.recentEventIdsStamp);
 	});
@@ -94,7 +92,7 @@ describe('EventIdMemory', () => {
 		const elsewhere = new EventIdMemory();
 		elsewhere.claim('evt_a');
 		elsewhere.claim('evt_b');
-		const saved = elsewhere.takeSave(0)!;
+		const saved = elsewhere.takeSave()!;
 
 		const here = new EventIdMemory();
 		here.merge(saved);
@@ -121,7 +119,7 @@ describe('EventIdMemory', () => {
 	it('does not merge back its own save', () => {
 		const memory = new EventIdMemory();
 		memory.claim('evt_a');
-		const saved = memory.takeSave(0)!;
+		const saved = memory.takeSave()!;
 		memory.release('evt_a');
 		memory.merge(saved);
 		expect(memory.claim('evt_a')).toBe(true);

@@ -59,16 +59,13 @@ export function triggerNode(parameters: INodeParameters = {}): INode {
 	return node;
 }
 
+/** A workflow over `staticData` itself, as n8n builds each one over the object it loaded (not over a copy). */
+export function workflowOver(node: INode, staticData: IDataObject, id: string): Workflow {
+	return new Workflow({ id, name: 'Delivery events', nodes: [node], connections: {}, active: true, nodeTypes: testNodeTypes, staticData });
+}
+
 export function triggerWorkflow(node: INode, staticData: IDataObject, id = 'workflow-1'): Workflow {
-	return new Workflow({
-		id,
-		name: 'Delivery events',
-		nodes: [node],
-		connections: {},
-		active: true,
-		nodeTypes: testNodeTypes,
-		staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
-	});
+	return workflowOver(node, JSON.parse(JSON.stringify(staticData)) as IDataObject, id);
 }
 
 /** The static data as n8n would save it: a plain copy without the change marker. */

@@ -16,9 +16,12 @@ import {
 	savedStaticData,
 	triggerNode,
 	triggerType,
-	triggerWorkflow,
+	workflowOver,
 	type LogEntry,
 } from './n8nRuntime';
+
+/** n8n answers a delivery only after inserting the execution: a few milliseconds of database writes. */
+const EXECUTION_CREATION_MS = 5;
 
 export interface TriggerHarnessOptions {
 	signingSecret: string;
@@ -100,7 +103,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		if (!request.headers['content-type']?.startsWith('multipart/form-data')) carrier.rawBody = body;
 		carrier.body = {};
 
-		const workflow = triggerWorkflow(node, storedStaticData, workflowId);
+		const loadedStaticData = JSON.parse(JSON.stringify(storedStaticData)) as IDataObject;
+		const workflow = workflowOver(node, loadedStaticData, workflowId);
 		const additionalData = {
 			httpRequest: request,
 			httpResponse: response,
@@ -135,7 +139,13 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			sendJson(response, 500, { code: 0, message: 'There was a problem executing the workflow' });
 			return;
 		}
-		if (result.workflowData !== undefined) runs.push(result.workflowData[0]);
+		if (result.workflowData !== undefined) {
+			runs.push(result.workflowData[0]);
+			// As n8n 2.40 does before it saves: a second Workflow over the object it loaded (resetting its change
+			// marker), then the database writes that create the execution.
+			workflowOver(node, loadedStaticData, workflowId);
+			await new Promise((resolve) => setTimeout(resolve, EXECUTION_CREATION_MS));
+		}
 		if (workflow.staticData.__dataChanged === true) {
 			storedStaticData = savedStaticData(workflow);
 			staticDataSaves++;
