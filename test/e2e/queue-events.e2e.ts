@@ -1,6 +1,6 @@
 import type { QueueStack } from '../../scripts/queue/queue-stack';
 import { EventRecorder } from './event-recorder';
-import { assertEqual, type CheckRunner } from './harness';
+import { assert, assertEqual, type CheckRunner } from './harness';
 import {
 	createBurstTargets,
 	deliverAll,
@@ -21,7 +21,7 @@ export interface QueueEventSettings {
 	overlapping: number;
 }
 
-export const DEFAULT_QUEUE_EVENTS: QueueEventSettings = { events: 1000, concurrency: 20, retried: 200, overlapping: 100 };
+export const DEFAULT_QUEUE_EVENTS: QueueEventSettings = { events: 1000, concurrency: 20, retried: 100, overlapping: 50 };
 
 // A sender retries after a backoff, not at once; the check only needs the first answer to have arrived.
 const RETRY_AFTER_MS = 2000;
@@ -59,18 +59,20 @@ export async function checkQueueEvents(stack: QueueStack, runner: CheckRunner, s
 	await recorder.start();
 	try {
 		const targets = await createBurstTargets({ rest: stack.rest, n8nBaseUrl: stack.main.baseUrl }, recorder);
-		const { trigger, webhook } = targets;
-		for (const target of [trigger, webhook]) {
+		const { trigger, webhook, bare } = targets;
+		for (const target of [trigger, webhook, bare]) {
 			await waitUntilRegistered(target);
 			await waitUntilRegistered({ ...target, url: urlAt(target, stack.webhook.baseUrl) });
 		}
 		const half = `${settings.events / 2} × 200`;
 		let triggerRate = 0;
-		await runner.check(`${settings.events} signed events spread over the main and the webhook process each run once on the workers (the rate against n8n's Webhook node is printed)`, async () => {
+		await runner.check(`${settings.events} signed events spread over the main and the webhook process each run once on the workers (rates against n8n's Webhook node and the bare community trigger printed)`, async () => {
 			const webhookFigures = await measure(stack, recorder, webhook, settings);
+			const bareFigures = await measure(stack, recorder, bare, settings);
 			const triggerFigures = await measure(stack, recorder, trigger, settings);
 			triggerRate = triggerFigures.eventsPerSecond;
-			console.log(`      ratio: Messaging Trigger / Webhook node ${(triggerRate / webhookFigures.eventsPerSecond).toFixed(2)}`);
+			const ratio = (a: number, b: number) => (a / b).toFixed(2);
+			console.log(`      ratios: Messaging Trigger / Webhook node ${ratio(triggerRate, webhookFigures.eventsPerSecond)}, bare trigger / Webhook node ${ratio(bareFigures.eventsPerSecond, webhookFigures.eventsPerSecond)}, Messaging Trigger / bare trigger ${ratio(triggerRate, bareFigures.eventsPerSecond)}`);
 			assertEqual(triggerFigures.answers, [half, half], 'answers of the main and the webhook process');
 			assertEqual([recorder.runsOf('trigger').size, duplicatesRun(recorder, 'trigger')], [settings.events, 0], 'distinct events run, events run more than once');
 		});
@@ -86,7 +88,7 @@ export async function checkQueueEvents(stack: QueueStack, runner: CheckRunner, s
 			await new Promise((resolve) => setTimeout(resolve, 5000));
 			assertEqual(duplicatesRun(recorder, 'trigger') - duplicatesBefore, 0, 'retried events run twice');
 		});
-		await runner.check(`${settings.retried} events retried after every n8n process restarted run once`, async () => {
+		await runner.check(`${settings.retried} events retried after every n8n process restarted run once, but for the last few in flight at two processes`, async () => {
 			const events = Array.from({ length: settings.retried }, statusEvent);
 			const before = recorder.runsOf('trigger').size;
 			const duplicatesBefore = duplicatesRun(recorder, 'trigger');
@@ -95,12 +97,17 @@ export async function checkQueueEvents(stack: QueueStack, runner: CheckRunner, s
 			await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
 			await stack.restartN8n();
 			await waitUntilRegistered(trigger);
+			await waitUntilRegistered({ ...trigger, url: urlAt(trigger, stack.webhook.baseUrl) });
 			const retry = await deliverSpread(stack, trigger, events.reverse(), settings.concurrency);
 			const half = `${settings.retried / 2} × 200`;
 			assertEqual([first.answers, retry.answers], [[half, half], [half, half]], 'answers before and after the restart');
 			await new Promise((resolve) => setTimeout(resolve, 5000));
 			await waitUntilRun(stack, recorder, trigger, before + settings.retried);
-			assertEqual(duplicatesRun(recorder, 'trigger') - duplicatesBefore, 0, 'events run again after the restart');
+			// n8n writes static data whole, so of two processes saving at once the last one wins: the events the other
+			// accepted in that moment (at most as many as were in flight) are not in the saved set (README: the limit).
+			const ranAgain = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
+			console.log(`      ${ranAgain} of ${settings.retried} events ran again after the restart`);
+			assert(ranAgain <= settings.concurrency, `${ranAgain} events ran again after the restart, more than the ${settings.concurrency} in flight`);
 		});
 		await runner.check(`${settings.overlapping} events delivered to the main and the webhook process at the same moment: how many run twice is printed (the README's limit)`, async () => {
 			const events = Array.from({ length: settings.overlapping }, statusEvent);
