@@ -18,11 +18,11 @@ async function cliEnvironment(target: N8nCliTarget): Promise<NodeJS.ProcessEnv> 
 	return n8nEnvironment({ userFolder: target.userFolder, port: target.port, brokerPort: await findFreePort(), queue: target.queue });
 }
 
-export async function runN8nCli(target: N8nCliTarget, args: string[]): Promise<CommandResult> {
+export async function runN8nCli(target: N8nCliTarget, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
 	fs.mkdirSync(target.userFolder, { recursive: true });
 	return runCommand(NODE24_BIN, [N8N_BIN, ...args], {
 		cwd: target.userFolder,
-		env: await cliEnvironment(target),
+		env: { ...(await cliEnvironment(target)), ...extraEnv },
 		logFile: path.join(target.userFolder, 'n8n-cli.log'),
 		timeoutMs: 180_000,
 	});
@@ -93,7 +93,8 @@ export interface ExecutionResult {
  * and prints the whole run as JSON, which is parsed here.
  */
 export async function executeWorkflow(target: N8nCliTarget, workflowId: string): Promise<ExecutionResult> {
-	const result = await runN8nCli(target, ['execute', `--id=${workflowId}`, '--rawOutput']);
+	// --rawOutput prints the run only at log level info or more verbose; a caller's quieter level would hide it.
+	const result = await runN8nCli(target, ['execute', `--id=${workflowId}`, '--rawOutput'], { N8N_LOG_LEVEL: 'info' });
 	const run = parseRunJson(result.stdout);
 	// Seen under heavy load: the CLI printed its finished, successful run and was then ended by a signal
 	// while shutting down. The run it reported stands; the signal is reported, not hidden.

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { messagingApiCredential } from '../../lib/credentials';
+import { findFreePort } from '../../lib/ports';
 import { executeWorkflow, importCredentials, importWorkflows, type N8nCliTarget } from '../../n8n/cli';
 import { ensureN8nInstalled } from '../../n8n/install';
 import { buildAndPack, installPackageIntoUserFolder } from '../../n8n/package';
@@ -45,7 +46,7 @@ async function prepareN8n(sandbox: BenchSandbox): Promise<N8nCliTarget> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-bench-'));
 	const packed = await buildAndPack(path.join(CACHE_DIR, 'bench-pack'), { reuseIfUnchanged: true });
 	await installPackageIntoUserFolder(userFolder, packed);
-	const cli = { userFolder, port: 0 };
+	const cli = { userFolder, port: await findFreePort() };
 	await importCredentials(cli, [messagingApiCredential(sandbox.url, sandbox.apiKey)]);
 	return cli;
 }
@@ -71,9 +72,10 @@ export async function measureInN8n(sandbox: BenchSandbox): Promise<ScenarioRepor
 	const results = new Map<string, CaseResult>();
 	try {
 		for (const entry of CASES) results.set(entry.key, await runCase(cli, sandbox, entry, `n8n-${entry.key}-${Date.now()}`));
-	} finally {
-		fs.rmSync(cli.userFolder, { recursive: true, force: true });
+	} catch (error) {
+		throw new Error(`${(error as Error).message}\nn8n's log: ${path.join(cli.userFolder, 'n8n-cli.log')}`);
 	}
+	fs.rmSync(cli.userFolder, { recursive: true, force: true });
 	const of = (key: string) => results.get(key)!;
 	const messagingFailed = CASES.filter((entry) => entry.sender.kind === 'messaging').reduce((sum, entry) => sum + of(entry.key).failed, 0);
 	const httpFailed = CASES.filter((entry) => entry.sender.kind === 'httpRequest').reduce((sum, entry) => sum + of(entry.key).failed, 0);
