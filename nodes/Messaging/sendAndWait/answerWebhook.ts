@@ -17,7 +17,8 @@ export const sendAndWaitWebhooks = (['GET', 'POST'] as const).map((httpMethod) =
  * Link previews (WhatsApp's own, chat apps, crawlers) open a link without anyone tapping it. An approval link
  * that a preview opened would approve, so those requests get an empty page and resume nothing.
  */
-const LINK_PREVIEW = /bot|crawl|spider|preview|whatsapp|facebookexternalhit|meta-external|slack|telegram|skype|teams|discord/i;
+const LINK_PREVIEW =
+	/bot|crawl|spider|preview|whatsapp|facebookexternalhit|meta-external|slack|telegram|skype|teams|discord/i;
 
 export function isLinkPreview(userAgent: string | undefined): boolean {
 	return !userAgent || LINK_PREVIEW.test(userAgent);

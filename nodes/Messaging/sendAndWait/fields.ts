@@ -74,7 +74,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 			{
 				name: 'Session',
 				value: 'session',
-				description: 'Your text with the links below it; only within 24 hours of the last message the recipient sent you',
+				description:
+					'Your text with the links below it; only within 24 hours of the last message the recipient sent you',
 			},
 			{
 				name: 'Template',

@@ -22,7 +22,11 @@ export const limitWaitTimeOption: INodeProperties = {
 					default: 'afterTimeInterval',
 					description: 'Stop waiting after a time interval, or at a date and time',
 					options: [
-						{ name: 'After Time Interval', value: 'afterTimeInterval', description: 'Waits for a certain amount of time' },
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Waits for a certain amount of time',
+						},
 						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time' },
 					],
 				},
@@ -106,7 +110,9 @@ const freeTextOptions: INodeProperties[] = [
 const sharedOptions = [
 	buttonUrlPrefixOption,
 	limitWaitTimeOption,
-	...sendOptions.filter((option) => ['bodyEncoding', 'defaultCountryCode', 'idempotencyKey', 'timeout'].includes(option.name)),
+	...sendOptions.filter((option) =>
+		['bodyEncoding', 'defaultCountryCode', 'idempotencyKey', 'timeout'].includes(option.name),
+	),
 ];
 
 function optionsCollection(responseType: string, options: INodeProperties[]): INodeProperties {

@@ -33,10 +33,13 @@ function isAcknowledgement(json: IDataObject): boolean {
  * reads `answered: false` instead of the input again. An answer replaces that data with the webhook's item.
  * A failed send (an error item when the node continues on fail) does not wait.
  */
-export async function putToWait(context: IExecuteFunctions, results: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+export async function putToWait(
+	context: IExecuteFunctions,
+	results: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
 	const [sent] = results;
 	if (!sent || !isAcknowledgement(sent.json)) return [results];
-	const waitTill = waitTimeLimit(Date.now()).parse(context.getNodeParameter('options.limitWaitTime', 0, undefined));
+	const waitTill = waitTimeLimit(Date.now()).parse(context.getNodeParameter('options.limitWaitTime', 0, {}));
 	const facts: WaitingFacts = {
 		answered: false,
 		data: {},

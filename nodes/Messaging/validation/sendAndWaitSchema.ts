@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 import { waitTimeLimit } from '../sendAndWait/waitTime';
-import { addFieldIssue, defaultCountryCode, isBlank, normaliseRecipient, optionalUrl, requiredText } from './fieldSchemas';
+import {
+	addFieldIssue,
+	defaultCountryCode,
+	isBlank,
+	normaliseRecipient,
+	optionalUrl,
+	requiredText,
+} from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';
 import { componentsFromJson, componentsFromRows, type TemplateComponents } from './templateComponents';
 import { whatsappFieldGuide } from './whatsappSendSchema';
@@ -9,12 +16,21 @@ import { whatsappFieldGuide } from './whatsappSendSchema';
 export const sendAndWaitFieldGuide: FieldGuide = {
 	...whatsappFieldGuide,
 	message: { label: 'Message', fix: 'Enter the question, e.g. Order 1234 is over the limit. Approve it?' },
-	templateName: { label: 'Template Name', fix: 'Enter the approved template with the URL button(s), e.g. approval_request.' },
+	templateName: {
+		label: 'Template Name',
+		fix: 'Enter the approved template with the URL button(s), e.g. approval_request.',
+	},
 	responseType: { label: 'Response Type', fix: 'Choose Approval or Free Text.' },
 	approvalType: { label: 'Approval Options > Type of Approval', fix: 'Choose Approve Only or Approve and Decline.' },
 	linkButton: { label: 'Link Button Position', fix: 'Enter the position (1 to 10) of the URL button for the link.' },
-	declineLinkButton: { label: 'Decline Link Button Position', fix: 'Enter another position (1 to 10) than the approve link.' },
-	limitWaitTime: { label: 'Options > Limit Wait Time', fix: 'Correct the limit or remove the option to wait without one.' },
+	declineLinkButton: {
+		label: 'Decline Link Button Position',
+		fix: 'Enter another position (1 to 10) than the approve link.',
+	},
+	limitWaitTime: {
+		label: 'Options > Limit Wait Time',
+		fix: 'Correct the limit or remove the option to wait without one.',
+	},
 	buttonUrlPrefix: {
 		label: 'Options > Button URL Prefix',
 		fix: "Enter the start of the template's button URL before {{1}}, e.g. https://n8n.example.com/webhook-waiting/.",
@@ -54,7 +70,9 @@ function rawInput(now: number) {
 		componentsInputMode: z.enum(['fields', 'json']).default('fields'),
 		components: z.unknown().optional(),
 		componentsJson: z.unknown().optional(),
-		responseType: z.enum(['approval', 'freeText'], { errorMap: () => ({ message: 'must be "approval" or "freeText"' }) }),
+		responseType: z.enum(['approval', 'freeText'], {
+			errorMap: () => ({ message: 'must be "approval" or "freeText"' }),
+		}),
 		approvalType: z.enum(['single', 'double'], { errorMap: () => ({ message: 'must be "single" or "double"' }) }),
 		linkButton: position.default(1),
 		declineLinkButton: position.default(2),
@@ -83,9 +101,12 @@ function templateQuestion(input: RawInput, withDecline: boolean, ctx: z.Refineme
 		);
 	}
 	if (withDecline && input.linkButton === input.declineLinkButton) {
-		addFieldIssue(ctx, `is ${input.declineLinkButton}, the same button as the approve link`, sendAndWaitFieldGuide.declineLinkButton.fix, [
-			'declineLinkButton',
-		]);
+		addFieldIssue(
+			ctx,
+			`is ${input.declineLinkButton}, the same button as the approve link`,
+			sendAndWaitFieldGuide.declineLinkButton.fix,
+			['declineLinkButton'],
+		);
 	}
 	return {
 		type: 'template',

@@ -25,7 +25,11 @@ function readInput(parameters: ItemParameters, itemIndex: number): Record<string
 		messageType: read('messageType', 'template'),
 		message: read('message', ''),
 		templateName: read('templateName', ''),
-		...parameters.readRowsOrJson(itemIndex, { mode: 'componentsInputMode', rows: 'components', json: 'componentsJson' }),
+		...parameters.readRowsOrJson(itemIndex, {
+			mode: 'componentsInputMode',
+			rows: 'components',
+			json: 'componentsJson',
+		}),
 		responseType: read('responseType', 'approval'),
 		approvalType: read('approvalOptions.values.approvalType', 'single'),
 		linkButton: read('linkButton', 1),
@@ -47,7 +51,10 @@ function sessionRequest(input: SendAndWaitInput, message: string, parameters: It
 	const labels =
 		input.responseType === 'freeText'
 			? { approve: label('options.messageButtonLabel', 'Respond'), decline: '' }
-			: { approve: label('approvalOptions.values.approveLabel', '✓ Approve'), decline: label('approvalOptions.values.disapproveLabel', '✗ Decline') };
+			: {
+					approve: label('approvalOptions.values.approveLabel', '✓ Approve'),
+					decline: label('approvalOptions.values.disapproveLabel', '✗ Decline'),
+				};
 	const text = sessionText(message, answerLinks(parameters.context, input.withDecline), labels);
 	if (text.length > SESSION_TEXT_LIMIT) {
 		throw new NodeOperationError(
@@ -73,12 +80,24 @@ function suffixOf(link: string, question: TemplateQuestion, parameters: ItemPara
 	);
 }
 
-function templateRequest(input: SendAndWaitInput, question: TemplateQuestion, parameters: ItemParameters, itemIndex: number) {
+function templateRequest(
+	input: SendAndWaitInput,
+	question: TemplateQuestion,
+	parameters: ItemParameters,
+	itemIndex: number,
+) {
 	const links = answerLinks(parameters.context, input.withDecline);
-	const buttons: Record<string, string> = { [question.linkButton]: suffixOf(links.approve, question, parameters, itemIndex) };
+	const buttons: Record<string, string> = {
+		[question.linkButton]: suffixOf(links.approve, question, parameters, itemIndex),
+	};
 	if (links.decline) buttons[question.declineLinkButton] = suffixOf(links.decline, question, parameters, itemIndex);
 	const components = { ...question.components, buttons };
-	return { to: input.to, type: 'template', template_name: question.templateName, components: JSON.stringify(components) };
+	return {
+		to: input.to,
+		type: 'template',
+		template_name: question.templateName,
+		components: JSON.stringify(components),
+	};
 }
 
 export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {

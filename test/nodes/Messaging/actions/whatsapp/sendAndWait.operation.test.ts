@@ -30,7 +30,12 @@ const template = {
 	messageType: 'template',
 	templateName: 'approval_request',
 	componentsInputMode: 'fields',
-	components: { body: [{ index: 1, value: 'Asha' }, { index: 2, value: 'ORD-1' }] },
+	components: {
+		body: [
+			{ index: 1, value: 'Asha' },
+			{ index: 2, value: 'ORD-1' },
+		],
+	},
 	responseType: 'approval',
 	approvalOptions: { values: { approvalType: 'double' } },
 	linkButton: 1,
@@ -186,21 +191,31 @@ const badCases: BadCase[] = [
 	},
 	{
 		title: 'a wait limit of 0',
-		parameters: { ...session, options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' } } } },
+		parameters: {
+			...session,
+			options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' } } },
+		},
 		itemIndex: 0,
 		message: "Item 0: 'Options > Limit Wait Time' has the amount 0, but it must be above 0",
 		description: 'Set Options > Limit Wait Time > Amount to a number above 0, e.g. 45 minutes.',
 	},
 	{
 		title: 'a wait limit already past',
-		parameters: { ...session, options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2020-01-01T00:00:00Z' } } } },
+		parameters: {
+			...session,
+			options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2020-01-01T00:00:00Z' } } },
+		},
 		itemIndex: 0,
-		message: "Item 0: 'Options > Limit Wait Time' ends at 2020-01-01T00:00:00.000Z, which is already past: nobody could answer",
+		message:
+			"Item 0: 'Options > Limit Wait Time' ends at 2020-01-01T00:00:00.000Z, which is already past: nobody could answer",
 		description: 'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.',
 	},
 	{
 		title: 'a wait limit that is not a date',
-		parameters: { ...session, options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'tomorrow' } } } },
+		parameters: {
+			...session,
+			options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'tomorrow' } } },
+		},
 		itemIndex: 0,
 		message: `Item 0: 'Options > Limit Wait Time' has a string "tomorrow" as Max Date and Time, not a date`,
 		description: 'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.',
