@@ -43,6 +43,11 @@ export async function askForApproval(
 	sandbox: SandboxAdmin,
 	order: Record<string, unknown> = SAMPLE_ORDER,
 ): Promise<AskedApproval> {
+	await waitFor(`the webhook /webhook/${APPROVAL_EXAMPLE.webhookPath} to be registered`, 60_000, async () => {
+		// n8n answers "not registered" for a while after activation; once it is, a GET is told to use POST.
+		const probe = await fetch(`${n8nBaseUrl}/webhook/${APPROVAL_EXAMPLE.webhookPath}`);
+		return (await probe.text()).includes('POST') ? true : undefined;
+	});
 	const earlier = new Set((await listExecutions(rest, APPROVAL_EXAMPLE.id)).map((execution) => execution.id));
 	const sentBefore = (await sandbox.requests()).length;
 	const response = await fetch(`${n8nBaseUrl}/webhook/${APPROVAL_EXAMPLE.webhookPath}`, {

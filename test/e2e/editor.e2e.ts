@@ -163,7 +163,10 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 			assert(shown.includes(field), `"${field}" is not shown for Send and Wait (shown: ${shown.join(', ')})`);
 		}
 		for (const field of ['Text', 'Message']) assert(!shown.includes(field), `"${field}" is shown for a template question`);
+		// Taller for this one picture, so the response type and the link buttons fit under the template fields.
+		await page.setViewportSize({ width: 1440, height: 1380 });
 		await screenshot('whatsapp-send-and-wait.png');
+		await page.setViewportSize({ width: 1440, height: 900 });
 		await chooseOption(page, 'responseType', 'Free Text');
 		shown = await labels();
 		assert(!shown.includes('Approval Options'), 'Approval Options is shown for Free Text');
