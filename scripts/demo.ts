@@ -1,12 +1,14 @@
 /**
  * `npm run demo`: every example workflow run through n8n (headless, `n8n execute`) against the sandbox,
- * then what was sent, the acknowledgements and the delivery events that followed. With
+ * then what was sent, the acknowledgements and the delivery events that followed, and an approval round trip
+ * (Send and Wait: asked, link opened, resumed) through the running n8n. With
  * MESSAGING_BASE_URL and MESSAGING_API_KEY set, the same examples run against that provider instead.
  */
 import path from 'node:path';
 
 import { renderTable, truncate } from './lib/demo-tables';
-import { loadExamples, type Example } from './lib/examples';
+import { showApprovalRoundTrip } from './lib/demo-approval';
+import { loadExamples, waitsForAnswer, type Example } from './lib/examples';
 import { startLocalStack, type LocalStack } from './lib/local-stack';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
 import { SandboxAdmin, type RecordedRequest } from './lib/sandbox-admin';
@@ -33,8 +35,13 @@ function providerFromEnvironment(): { baseUrl: string; apiKey: string } | undefi
 	return { baseUrl, apiKey };
 }
 
+/** Examples `n8n execute` runs to the end; one that waits for an answer gets its own round trip below. */
 function isRunnable(example: Example): boolean {
-	return example.messagingNodes.length > 0 && example.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	return (
+		example.messagingNodes.length > 0 &&
+		!waitsForAnswer(example) &&
+		example.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger')
+	);
 }
 
 async function main(): Promise<number> {
@@ -86,10 +93,11 @@ async function main(): Promise<number> {
 			console.log('\nRows sent down the error output (On Error → Continue (using error output)), as the example intends\n');
 			console.log(renderTable(['example', 'node', 'error'], routed.map(({ example, nodeName, error }) => [shortName(example), nodeName, truncate(error ?? '', 90)])));
 		}
+		const approvalOk = admin ? await showApprovalRoundTrip(stack, admin) : true;
 		const failed = sent.filter((entry) => entry.error);
 		for (const entry of failed) console.log(`\n✗ ${entry.example.workflow.name}: ${entry.error}`);
 		console.log(`\n${sent.length - failed.length} of ${sent.length} sends acknowledged${routed.length ? `; ${routed.length} rows on error outputs` : ''}.`);
-		return failed.length === 0 && sent.length > 0 ? 0 : 1;
+		return failed.length === 0 && sent.length > 0 && approvalOk ? 0 : 1;
 	} finally {
 		await stack?.stop();
 	}

@@ -81,7 +81,7 @@ async function main(): Promise<void> {
 		const client = new N8nRestClient(n8n.baseUrl);
 		await client.setupOwnerOrLogin(owner);
 		if (hasTrigger) {
-			for (const name of await activateTriggerExamples(client, examples)) step(`Activated "${name}": delivery events reach it`);
+			for (const name of await activateTriggerExamples(client, examples)) step(`Activated "${name}": its production webhook is live`);
 		}
 
 		for (const [what, server] of [['n8n', n8n], ['The sandbox', sandbox]] as const) {

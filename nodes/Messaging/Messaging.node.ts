@@ -1,10 +1,18 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { route } from './actions/router';
 import * as sms from './actions/sms';
 import * as whatsapp from './actions/whatsapp';
 import { testMessagingApiCredential } from './methods/testMessagingApiCredential';
+import { answerWebhook, sendAndWaitWebhooks } from './sendAndWait/answerWebhook';
 
 export class Messaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,13 +22,16 @@ export class Messaging implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle:
-			'={{ $parameter["resource"] === "whatsapp" ? "WhatsApp: Send " + $parameter["messageType"] : "SMS: Send" }}',
+			'={{ $parameter["resource"] === "whatsapp" ? "WhatsApp: " + ($parameter["operation"] === "sendAndWait" ? "Send and Wait" : "Send") + " " + $parameter["messageType"] : "SMS: Send" }}',
 		description: 'Send DLT-compliant SMS and WhatsApp messages through the Messaging API',
 		defaults: { name: 'Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingApi', required: true, testedBy: 'testMessagingApiCredential' }],
+		webhooks: sendAndWaitWebhooks,
+		waitingNodeTooltip:
+			'={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers" : "" }}',
 		properties: [
 			{
 				displayName: 'Resource',
@@ -44,5 +55,9 @@ export class Messaging implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await answerWebhook.call(this);
 	}
 }

@@ -12,6 +12,7 @@ import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 import { checkExamples } from '../../test/e2e/examples.e2e';
 import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
+import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
 import type { E2eContext } from '../../test/e2e/context';
 import { loadExamples } from '../lib/examples';
@@ -77,6 +78,9 @@ async function main(): Promise<number> {
 		console.log(`  (${elapsed(phase)})\nError output`);
 		phase = Date.now();
 		await checkErrorOutput(context, runner);
+		console.log(`  (${elapsed(phase)})\nSend and Wait`);
+		phase = Date.now();
+		await checkSendAndWait(context, runner);
 		console.log(`  (${elapsed(phase)})\nEditor in Chromium`);
 		phase = Date.now();
 		await checkEditor(context, runner);

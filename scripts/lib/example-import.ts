@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { importWorkflows, type N8nCliTarget } from '../n8n/cli';
 import type { N8nRestClient } from '../n8n/rest-client';
-import { forN8nAt, MESSAGING_TRIGGER_NODE_TYPE, type Example } from './examples';
+import { forN8nAt, MESSAGING_TRIGGER_NODE_TYPE, waitsForAnswer, type Example } from './examples';
 
 export interface ImportOptions {
 	/** Origin of the n8n the examples are imported into; their callback URLs are rewritten to it. */
@@ -36,11 +36,12 @@ export async function importExamples(target: N8nCliTarget, examples: Example[], 
 
 /**
  * Activates the workflows that start with a Messaging Trigger, as the editor's toggle does, so their
- * production webhook receives delivery events. Imports always arrive inactive.
+ * production webhook receives delivery events; and those that wait for an answer, so their production webhook
+ * can start them. Imports always arrive inactive.
  */
 export async function activateTriggerExamples(client: N8nRestClient, examples: Example[]): Promise<string[]> {
 	const activated: string[] = [];
-	for (const example of examples.filter(startsWithMessagingTrigger)) {
+	for (const example of examples.filter((candidate) => startsWithMessagingTrigger(candidate) || waitsForAnswer(candidate))) {
 		const workflow = await client.get<{ active: boolean; versionId: string; name: string }>(`/rest/workflows/${example.workflow.id}`);
 		if (workflow.active) continue;
 		await client.post(`/rest/workflows/${example.workflow.id}/activate`, { versionId: workflow.versionId });

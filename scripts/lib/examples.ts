@@ -49,6 +49,14 @@ export function loadExamples(): Example[] {
 		});
 }
 
+/**
+ * An example with a Send and Wait node pauses until someone answers, so `n8n execute` cannot run it to the end:
+ * it is started through its production webhook instead, and resumed by opening the link it sent.
+ */
+export function waitsForAnswer(example: Example): boolean {
+	return example.messagingNodes.some((node) => node.parameters.operation === 'sendAndWait');
+}
+
 /** The example as it must be imported into an n8n served at `origin`: its own webhook URLs point there. */
 export function forN8nAt(workflow: WorkflowJson, origin: string): WorkflowJson {
 	if (origin === EXAMPLE_N8N_ORIGIN) return workflow;

@@ -6,7 +6,7 @@ import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/lib/chromium';
 import { SANDBOX_API_KEY } from '../../scripts/lib/sandbox-server';
 import type { E2eContext } from './context';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { listExecutions, waitFor } from './n8n-executions';
+import { listExecutions, waitFor } from '../../scripts/n8n/executions';
 
 const UI_TIMEOUT_MS = 60_000;
 const EDITOR_RUN_EXAMPLE = { id: 'exWaLeadFollow01', trigger: 'Try it with a sample lead', messagingNode: 'Send lead follow-up' };
@@ -19,6 +19,8 @@ const SMS_FIELDS = ['To', 'DLT Entity ID', 'DLT Template ID', 'Template Variable
 const TEMPLATE_FIELDS = ['Template Name', 'Components'];
 const SESSION_FIELDS = ['Text'];
 const WHATSAPP_FIELDS = ['Message Type', ...TEMPLATE_FIELDS, ...SESSION_FIELDS];
+const SEND_AND_WAIT_FIELDS = ['To', 'Message Type', 'Template Name', 'Components', 'Response Type', 'Approval Options'];
+const LINK_BUTTON_FIELDS = ['Link Button Position', 'Decline Link Button Position'];
 
 /** The node as a user meets it in the n8n editor, in Debian's Chromium; screenshots go to docs/screenshots. */
 export async function checkEditor(context: E2eContext, runner: CheckRunner): Promise<void> {
@@ -149,6 +151,31 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 		assert(shown.includes('Text'), `"Text" is not shown for a session message (shown: ${shown.join(', ')})`);
 		for (const field of TEMPLATE_FIELDS) assert(!shown.includes(field), `"${field}" is shown for a session message`);
 		await screenshot('whatsapp-session.png');
+	});
+
+	await runner.check('WhatsApp → Send and Wait for Response shows the template, the response type and the link buttons', async () => {
+		await chooseOption(page, 'operation', 'Send and Wait for Response');
+		await chooseOption(page, 'messageType', 'Template');
+		await page.locator('[data-test-id=parameter-input-responseType]').waitFor();
+		assertEqual(await selectedOption(page, 'responseType'), 'Approval', 'default response type');
+		let shown = await labels();
+		for (const field of [...SEND_AND_WAIT_FIELDS, ...LINK_BUTTON_FIELDS]) {
+			assert(shown.includes(field), `"${field}" is not shown for Send and Wait (shown: ${shown.join(', ')})`);
+		}
+		for (const field of ['Text', 'Message']) assert(!shown.includes(field), `"${field}" is shown for a template question`);
+		// Taller for this one picture, so the response type and the link buttons fit under the template fields.
+		await page.setViewportSize({ width: 1440, height: 1380 });
+		await screenshot('whatsapp-send-and-wait.png');
+		await page.setViewportSize({ width: 1440, height: 900 });
+		await chooseOption(page, 'responseType', 'Free Text');
+		shown = await labels();
+		assert(!shown.includes('Approval Options'), 'Approval Options is shown for Free Text');
+		assert(!shown.includes('Decline Link Button Position'), 'the decline button is shown for Free Text');
+		await chooseOption(page, 'messageType', 'Session');
+		await page.locator('[data-test-id=parameter-input-message]').waitFor();
+		shown = await labels();
+		assert(shown.includes('Message'), `"Message" is not shown for a session question (shown: ${shown.join(', ')})`);
+		for (const field of ['Template Name', ...LINK_BUTTON_FIELDS]) assert(!shown.includes(field), `"${field}" is shown for a session question`);
 	});
 
 	const dialog = page.locator('[data-test-id=credential-edit-dialog]');

@@ -6,7 +6,7 @@ import type { SandboxAdmin } from '../../scripts/lib/sandbox-admin';
 import type { N8nRestClient } from '../../scripts/n8n/rest-client';
 import type { QueueStack } from '../../scripts/queue/queue-stack';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { listExecutions, readExecution, waitFor } from './n8n-executions';
+import { listExecutions, readExecution, waitFor } from '../../scripts/n8n/executions';
 
 export interface CampaignSettings {
 	executions: number;

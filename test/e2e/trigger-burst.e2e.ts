@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../../scripts/n8n/paths';
 import type { E2eContext } from './context';
 import { EventRecorder } from './event-recorder';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { waitFor } from './n8n-executions';
+import { waitFor } from '../../scripts/n8n/executions';
 
 export interface BurstSettings {
 	events: number;

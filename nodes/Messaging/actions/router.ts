@@ -12,7 +12,7 @@ import { readEndpoint, type MessagingEndpoint } from '../transport/endpoint';
 import { ItemParameters } from './common/itemParameters';
 import { readBatchSettings, readSendSettings, type BatchSettings } from './common/sendSettings';
 import * as sms from './sms';
-import type { MessagingResource, OperationModule, PrepareRequest } from './types';
+import type { MessagingResource, OperationModule } from './types';
 import * as whatsapp from './whatsapp';
 
 const operationsByResource: Record<MessagingResource, Record<string, OperationModule>> = {
@@ -33,21 +33,29 @@ interface PreparedSend {
 /** Each input item either goes on to be sent or has already failed (when the node continues on fail). */
 type ItemOutcome = { send: PreparedSend } | { failedItem: INodeExecutionData };
 
-function resolveOperation(context: IExecuteFunctions): PrepareRequest {
+function resolveOperation(context: IExecuteFunctions): OperationModule {
 	const resource = context.getNodeParameter('resource', 0) as string;
 	const operation = context.getNodeParameter('operation', 0, '') as string;
 	const operations = ownEntry(operationsByResource, resource) ?? {};
-	const prepare = ownEntry(operations, operation)?.prepare;
-	if (!prepare) {
+	const found = ownEntry(operations, operation);
+	if (!found) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`The resource "${resource}" has no operation "${operation || '(none)'}"`,
 			{
-				description: 'Choose SMS or WhatsApp as Resource and Send as Operation.',
+				description: 'Choose SMS or WhatsApp as Resource, and Send (or, for WhatsApp, Send and Wait for Response) as Operation.',
 			},
 		);
 	}
-	return prepare;
+	return found;
+}
+
+function checkSingleItem(context: IExecuteFunctions, itemCount: number): void {
+	if (itemCount <= 1) return;
+	throw new NodeOperationError(context.getNode(), `Send and Wait for Response got ${itemCount} items, but it asks one person once per execution`, {
+		description:
+			"Turn on Settings > Execute Once to ask with the first item only, or ask each item's person in a sub-workflow (Execute Workflow node, one item per execution).",
+	});
 }
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeOperationError | NodeApiError {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
@@ -68,9 +76,13 @@ function errorItem(context: IExecuteFunctions, error: NodeOperationError | NodeA
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-function prepareAll(parameters: ItemParameters, itemCount: number, continueOnFail: boolean): ItemOutcome[] {
+function prepareAll(
+	parameters: ItemParameters,
+	{ prepare }: OperationModule,
+	itemCount: number,
+	continueOnFail: boolean,
+): ItemOutcome[] {
 	const { context } = parameters;
-	const prepare = resolveOperation(context);
 	return Array.from({ length: itemCount }, (_, itemIndex): ItemOutcome => {
 		try {
 			return { send: { request: prepare(parameters, itemIndex), settings: readSendSettings(parameters, itemIndex) } };
@@ -170,10 +182,14 @@ async function sendAll(
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const continueOnFail = this.continueOnFail();
 	const parameters = new ItemParameters(this);
-	const { results, sends } = splitOutcomes(prepareAll(parameters, this.getInputData().length, continueOnFail));
+	const operation = resolveOperation(this);
+	const itemCount = this.getInputData().length;
+	if (operation.singleItem) checkSingleItem(this, itemCount);
+	const { results, sends } = splitOutcomes(prepareAll(parameters, operation, itemCount, continueOnFail));
 	if (sends.length > 0) {
 		const run = { endpoint: await readEndpoint(this), batch: readBatchSettings(parameters), continueOnFail };
 		await sendAll(this, sends, results, run);
 	}
-	return [results as INodeExecutionData[]];
+	const output = results as INodeExecutionData[];
+	return operation.afterSend ? await operation.afterSend(this, output) : [output];
 }

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { MessagingRequest } from '../transport/messagingRequest';
 import type { ItemParameters } from './common/itemParameters';
@@ -10,6 +10,10 @@ export type PrepareRequest = (parameters: ItemParameters, itemIndex: number) => 
 export interface OperationModule {
 	description: INodeProperties[];
 	prepare: PrepareRequest;
+	/** The operation asks one question per execution: more than one input item is refused before anything is sent. */
+	singleItem?: boolean;
+	/** Runs once every item was sent, on the items in input order; without it those items are the output. */
+	afterSend?: (context: IExecuteFunctions, results: INodeExecutionData[]) => Promise<INodeExecutionData[][]>;
 }
 
 export type MessagingResource = 'sms' | 'whatsapp';

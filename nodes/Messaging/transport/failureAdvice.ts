@@ -32,7 +32,7 @@ function maybeSentAdvice(context: FailureContext): string {
 const FIX_BY_PROVIDER_CODE = new Map<string, string>([
 	[
 		'session_window_closed',
-		'The recipient has not written to you in the last 24 hours, so a session message is not allowed: send a template message instead (Message Type: Template).',
+		'The recipient has not written to you in the last 24 hours, so a session message is not allowed: send a template message instead (Message Type: Template; for Send and Wait for Response, a template whose URL buttons carry the answer links).',
 	],
 	[
 		'template_mismatch',

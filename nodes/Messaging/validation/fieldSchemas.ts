@@ -164,29 +164,34 @@ export const defaultCountryCode = z.unknown().transform((value, ctx): string => 
 	return text;
 });
 
-export const optionalCallbackUrl = z.unknown().transform((value, ctx): string | undefined => {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
-	const fix =
-		'Paste the Production URL of a Messaging Trigger node, e.g. https://n8n.example.com/webhook/messaging-events.';
-	if (typeof value !== 'string') {
-		addFieldIssue(ctx, `is ${describeType(value)}, but it must be a URL`, fix);
-		return z.NEVER;
-	}
-	const trimmed = value.trim();
-	if (trimmed.length > 2048) {
-		addFieldIssue(ctx, 'is longer than 2048 characters', fix);
-		return z.NEVER;
-	}
-	let url: URL;
-	try {
-		url = new URL(trimmed);
-	} catch {
-		addFieldIssue(ctx, `"${trimmed}" is not an absolute URL`, fix);
-		return z.NEVER;
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		addFieldIssue(ctx, `uses "${url.protocol}", but only http and https are allowed`, fix);
-		return z.NEVER;
-	}
-	return trimmed;
-});
+/** An optional absolute http(s) URL; `fix` tells how to correct a bad one. */
+export function optionalUrl(fix: string) {
+	return z.unknown().transform((value, ctx): string | undefined => {
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+		if (typeof value !== 'string') {
+			addFieldIssue(ctx, `is ${describeType(value)}, but it must be a URL`, fix);
+			return z.NEVER;
+		}
+		const trimmed = value.trim();
+		if (trimmed.length > 2048) {
+			addFieldIssue(ctx, 'is longer than 2048 characters', fix);
+			return z.NEVER;
+		}
+		let url: URL;
+		try {
+			url = new URL(trimmed);
+		} catch {
+			addFieldIssue(ctx, `"${trimmed}" is not an absolute URL`, fix);
+			return z.NEVER;
+		}
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+			addFieldIssue(ctx, `uses "${url.protocol}", but only http and https are allowed`, fix);
+			return z.NEVER;
+		}
+		return trimmed;
+	});
+}
+
+export const optionalCallbackUrl = optionalUrl(
+	'Paste the Production URL of a Messaging Trigger node, e.g. https://n8n.example.com/webhook/messaging-events.',
+);

@@ -35,7 +35,7 @@ function byDisplayName(a: string, b: string): number {
 }
 
 describe('Messaging node description', () => {
-	test('every property except the resource selector is scoped to one resource, and fields also to the operation', () => {
+	test('every property except the resource selector is scoped to one resource, and fields also to one operation', () => {
 		const scoped = properties.filter((candidate) => candidate.name !== 'resource');
 		expect(scoped.length).toBeGreaterThan(0);
 		for (const property of scoped) {
@@ -47,8 +47,9 @@ describe('Messaging node description', () => {
 			if (!selectors.has(property.name))
 				expect({ name: property.name, operation: show.operation }).toEqual({
 					name: property.name,
-					operation: ['send'],
+					operation: expect.arrayContaining([expect.stringMatching(/^(send|sendAndWait)$/)]),
 				});
+			if (!selectors.has(property.name)) expect(show.operation).toHaveLength(1);
 		}
 	});
 
@@ -85,6 +86,42 @@ describe('Messaging node description', () => {
 		[
 			{ resource: 'whatsapp', operation: 'send', messageType: 'session', componentsInputMode: 'json' },
 			['messageType', 'operation', 'options', 'resource', 'text', 'to'],
+		],
+		[
+			{ resource: 'whatsapp', operation: 'sendAndWait' },
+			[
+				'approvalOptions',
+				'components',
+				'componentsInputMode',
+				'declineLinkButton',
+				'linkButton',
+				'messageType',
+				'operation',
+				'options',
+				'resource',
+				'responseType',
+				'templateName',
+				'to',
+			],
+		],
+		[
+			{ resource: 'whatsapp', operation: 'sendAndWait', messageType: 'session' },
+			['approvalOptions', 'message', 'messageType', 'operation', 'options', 'resource', 'responseType', 'to'],
+		],
+		[
+			{ resource: 'whatsapp', operation: 'sendAndWait', messageType: 'template', responseType: 'freeText' },
+			[
+				'components',
+				'componentsInputMode',
+				'linkButton',
+				'messageType',
+				'operation',
+				'options',
+				'resource',
+				'responseType',
+				'templateName',
+				'to',
+			],
 		],
 	])('with %j exactly these fields show', (values, expected) => {
 		expect(visibleNames(values)).toEqual(expected);
@@ -123,7 +160,9 @@ describe('Messaging node description', () => {
 	});
 
 	test('options collections are alphabetical, carry the contract names, and the callback URL is SMS only', () => {
-		const collections = properties.filter((candidate) => candidate.name === 'options');
+		const collections = properties.filter(
+			(candidate) => candidate.name === 'options' && candidate.displayOptions?.show?.operation?.[0] === 'send',
+		);
 		expect(collections).toHaveLength(2);
 		for (const collection of collections) {
 			const options = collection.options as INodeProperties[];
@@ -153,6 +192,28 @@ describe('Messaging node description', () => {
 			maxTries429: 3,
 			idempotencyKey: '',
 		});
+	});
+
+	test('Send and Wait has one options collection per response type, with the wait limit and no batch knobs', () => {
+		const collections = properties.filter(
+			(candidate) => candidate.name === 'options' && candidate.displayOptions?.show?.operation?.[0] === 'sendAndWait',
+		);
+		const names = (responseType: string) => {
+			const collection = collections.find((candidate) =>
+				(candidate.displayOptions?.show?.responseType as string[]).includes(responseType),
+			)!;
+			const options = collection.options as INodeProperties[];
+			expect(options.map((option) => option.displayName)).toEqual(
+				options.map((option) => option.displayName).sort(byDisplayName),
+			);
+			return options.map((option) => option.name).sort();
+		};
+		const shared = ['bodyEncoding', 'buttonUrlPrefix', 'defaultCountryCode', 'idempotencyKey', 'limitWaitTime', 'timeout'];
+		expect(collections).toHaveLength(2);
+		expect(names('approval')).toEqual(shared);
+		expect(names('freeText')).toEqual(
+			[...shared, 'messageButtonLabel', 'responseFormButtonLabel', 'responseFormDescription', 'responseFormTitle'].sort(),
+		);
 	});
 
 	test('every field, option and row value has a description, and placeholders start with "e.g."', () => {

@@ -1,41 +1,16 @@
-import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
 import { whatsappFieldGuide, whatsappSendSchema } from '../../validation/whatsappSendSchema';
 import type { WhatsappSendInput } from '../../validation/whatsappSendSchema';
-import { inputModeSelector } from '../common/inputModeSelector';
+import { componentFields } from '../common/componentFields';
 import { sendOptionsCollection } from '../common/sendOptions';
 import type { ItemParameters } from '../common/itemParameters';
 import { recipientField } from '../common/recipientField';
 
 const showOnlyForWhatsappSend = { resource: ['whatsapp'], operation: ['send'] };
 const showOnlyForTemplate = { ...showOnlyForWhatsappSend, messageType: ['template'] };
-
-function componentRows(section: string, displayName: string, valueHint: string): INodePropertyCollection {
-	return {
-		displayName,
-		name: section,
-		values: [
-			{
-				displayName: 'Position',
-				name: 'index',
-				type: 'number',
-				default: 1,
-				typeOptions: { minValue: 1 },
-				description: `Position of the variable in the template ${section}: 1 for {{1}}, 2 for {{2}}, and so on`,
-			},
-			{
-				displayName: 'Value',
-				name: 'value',
-				type: 'string',
-				default: '',
-				placeholder: valueHint,
-				description: 'Text or number to put in that position',
-			},
-		],
-	};
-}
 
 export const description: INodeProperties[] = [
 	recipientField('WhatsApp', showOnlyForWhatsappSend),
@@ -69,41 +44,11 @@ export const description: INodeProperties[] = [
 		description: 'Name of the approved WhatsApp template to send',
 		displayOptions: { show: showOnlyForTemplate },
 	},
-	inputModeSelector({
-		displayName: 'Components Input',
-		name: 'componentsInputMode',
-		description: 'How to provide the values for the template variables',
-		rowsDescription: 'Enter header, body and button values as rows',
-		jsonDescription: 'Give all components as one JSON object, e.g. from an expression',
-		show: showOnlyForTemplate,
-	}),
-	{
-		displayName: 'Components',
-		name: 'components',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Component Value',
-		default: {},
-		description:
-			'Values for the template variables, by section and position. Leave empty for templates without variables.',
-		displayOptions: { show: { ...showOnlyForTemplate, componentsInputMode: ['fields'] } },
-		options: [
-			componentRows('body', 'Body Variable', 'e.g. Asha'),
-			componentRows('buttons', 'Button Payload', 'e.g. track-1234'),
-			componentRows('header', 'Header Variable', 'e.g. Order 1234'),
-		],
-	},
-	{
-		displayName: 'Components (JSON)',
-		name: 'componentsJson',
-		type: 'json',
-		default: '{}',
-		placeholder:
-			'e.g. {"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}',
-		description:
-			'A JSON object with optional "header", "body" and "buttons" keys, each mapping positions "1", "2", … to text or number values',
-		displayOptions: { show: { ...showOnlyForTemplate, componentsInputMode: ['json'] } },
-	},
+	...componentFields(
+		showOnlyForTemplate,
+		['header', 'body', 'buttons'],
+		'{"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}',
+	),
 	{
 		displayName: 'Text',
 		name: 'text',

@@ -33,7 +33,9 @@ describe('resolving the operation', () => {
 			continueOnFail: true,
 		});
 		expect(error?.message).toBe(expected);
-		expect(error?.description).toBe('Choose SMS or WhatsApp as Resource and Send as Operation.');
+		expect(error?.description).toBe(
+			'Choose SMS or WhatsApp as Resource, and Send (or, for WhatsApp, Send and Wait for Response) as Operation.',
+		);
 		expect(sandbox().requests()).toHaveLength(0);
 	});
 });

@@ -5,6 +5,7 @@ import type { INode } from 'n8n-workflow';
 import { MESSAGING_NODE_TYPE, noOpNode } from '../../../helpers/nodeFixtures';
 import { formFields, useSandbox } from '../../../helpers/sandboxForTests';
 import { runWorkflow } from '../../../helpers/runWorkflow';
+import { linksInMessage, WaitingExecutions } from '../../../helpers/waitingExecutions';
 
 const sandbox = useSandbox();
 
@@ -46,5 +47,33 @@ describe('the shipped examples drive the node with the contract parameter names'
 		expect(request.response.status).toBe(200);
 		expect(formFields(request.rawBody).to).toBe('+919812345678');
 		expect(outputs[messaging.name]).toEqual([{ json: request.response.body, pairedItem: { item: 0 } }]);
+	});
+});
+
+describe('the approval example asks with Send and Wait and continues with the answer', () => {
+	test('whatsapp-approval.json sends its template with both links as URL buttons, and the approve link resumes it', async () => {
+		const messaging = messagingNodeOf('whatsapp-approval.json');
+		const order = { body: { order_id: 'ORD-2041', amount: 82000, customer: 'Lakeview Interiors', manager_phone: '+91 98123 45678' } };
+		const runtime = new WaitingExecutions(
+			{
+				nodes: [noOpNode('Input', { id: 'entry' }), messaging],
+				connections: { Input: { main: [[{ node: messaging.name, type: 'main', index: 0 }]] } },
+			},
+			() => ({ baseUrl: sandbox().url, apiKey: sandbox().apiKey }),
+		);
+		const { run } = await runtime.start([{ json: order }]);
+		expect(run.status).toBe('waiting');
+		expect(run.waitTill!.getTime() - Date.now()).toBeGreaterThan(24 * 3_600_000 - 60_000);
+		const [request] = sandbox().requests();
+		expect(request.response.status).toBe(200);
+		const fields = formFields(request.rawBody);
+		expect(fields).toMatchObject({ to: '+919812345678', type: 'template', template_name: 'approval_request' });
+		expect(JSON.parse(fields.components).body).toEqual({ '1': 'ORD-2041 for Lakeview Interiors', '2': '₹82000' });
+		const [approve] = linksInMessage(fields);
+		const { run: resumed } = await runtime.open(approve);
+		const output = resumed!.data.resultData.runData[messaging.name][0].data!.main[0]!;
+		expect(output.map((item) => item.json)).toEqual([
+			expect.objectContaining({ answered: true, data: { approved: true }, respondedBy: '+919812345678' }),
+		]);
 	});
 });

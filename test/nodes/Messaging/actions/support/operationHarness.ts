@@ -1,3 +1,4 @@
+import { buildResumeUrlSuffix, generateUrlSignature, prepareUrlForSigning } from 'n8n-core';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, IHttpRequestOptions, INodeParameters } from 'n8n-workflow';
 
@@ -44,12 +45,26 @@ export interface BadCase {
 	description: string;
 }
 
+/** Where the fake n8n serves waiting webhooks, and the execution the operation runs in. */
+export const WAITING_BASE = 'https://n8n.example.com/webhook-waiting';
+export const EXECUTION_ID = '231';
+const SIGNING_SECRET = 'test-hmac-secret';
+
+/** n8n-core's own signing of a resume link (getSignedResumeUrl), with a fixed secret and execution. */
+export function signedResumeUrl(nodeId: string, query: Record<string, string>): string {
+	const url = new URL(`${WAITING_BASE}${buildResumeUrlSuffix(EXECUTION_ID, nodeId)}`);
+	for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+	url.searchParams.set('signature', generateUrlSignature(prepareUrlForSigning(url), SIGNING_SECRET));
+	return url.toString();
+}
+
 /** n8n's side of one node run: getNodeParameter reads (dotted) paths of `parameters`, the HTTP helper records. */
 function fakeContext(parameters: Parameters, answer: HelperAnswer) {
 	const node = messagingNode(parameters as INodeParameters);
 	const sent: SentRequest[] = [];
 	const context = {
 		getNode: () => node,
+		getSignedResumeUrl: (query: Record<string, string> = {}) => signedResumeUrl(node.id, query),
 		getNodeParameter(name: string, _itemIndex: number, fallback?: unknown) {
 			const value = name
 				.split('.')

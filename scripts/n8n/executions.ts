@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { N8N_INSTALL_DIR } from '../../scripts/n8n/paths';
-import type { N8nRestClient } from '../../scripts/n8n/rest-client';
+import { N8N_INSTALL_DIR } from './paths';
+import type { N8nRestClient } from './rest-client';
 
 interface ExecutionSummary {
 	id: string;

@@ -1,0 +1,115 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { buttonSuffix, sessionText, type AnswerLinks } from '../../sendAndWait/links';
+import { sendAndWaitFields } from '../../sendAndWait/fields';
+import type { MessagingRequest } from '../../transport/messagingRequest';
+import { issueToNodeError } from '../../validation/issueToNodeError';
+import { sendAndWaitFieldGuide, sendAndWaitSchema } from '../../validation/sendAndWaitSchema';
+import type { SendAndWaitInput, TemplateQuestion } from '../../validation/sendAndWaitSchema';
+import type { ItemParameters } from '../common/itemParameters';
+
+export { putToWait as afterSend } from '../../sendAndWait/waiting';
+
+/** One person answers one execution, so the node asks once: it waits for exactly one answer. */
+export const singleItem = true;
+
+export const description = sendAndWaitFields;
+
+const SESSION_TEXT_LIMIT = 4096;
+
+function readInput(parameters: ItemParameters, itemIndex: number): Record<string, unknown> {
+	const read = (name: string, fallback: unknown) => parameters.read(name, itemIndex, fallback);
+	return {
+		to: read('to', ''),
+		messageType: read('messageType', 'template'),
+		message: read('message', ''),
+		templateName: read('templateName', ''),
+		...parameters.readRowsOrJson(itemIndex, {
+			mode: 'componentsInputMode',
+			rows: 'components',
+			json: 'componentsJson',
+		}),
+		responseType: read('responseType', 'approval'),
+		approvalType: read('approvalOptions.values.approvalType', 'single'),
+		linkButton: read('linkButton', 1),
+		declineLinkButton: read('declineLinkButton', 2),
+		limitWaitTime: parameters.readOption('limitWaitTime', itemIndex),
+		buttonUrlPrefix: parameters.readOption('buttonUrlPrefix', itemIndex),
+		defaultCountryCode: parameters.readOption('defaultCountryCode', itemIndex),
+	};
+}
+
+/** n8n signs these links for this execution and node; its waiting-webhook route checks the signature. */
+function answerLinks(context: IExecuteFunctions, withDecline: boolean): AnswerLinks {
+	const approve = context.getSignedResumeUrl({ approved: 'true' });
+	return withDecline ? { approve, decline: context.getSignedResumeUrl({ approved: 'false' }) } : { approve };
+}
+
+function sessionRequest(input: SendAndWaitInput, message: string, parameters: ItemParameters, itemIndex: number) {
+	const label = (name: string, fallback: string) => String(parameters.read(name, itemIndex, fallback) || fallback);
+	const labels =
+		input.responseType === 'freeText'
+			? { approve: label('options.messageButtonLabel', 'Respond'), decline: '' }
+			: {
+					approve: label('approvalOptions.values.approveLabel', '✓ Approve'),
+					decline: label('approvalOptions.values.disapproveLabel', '✗ Decline'),
+				};
+	const text = sessionText(message, answerLinks(parameters.context, input.withDecline), labels);
+	if (text.length > SESSION_TEXT_LIMIT) {
+		throw new NodeOperationError(
+			parameters.context.getNode(),
+			`Item ${itemIndex}: 'Message' is ${text.length} characters long with the answer links, more than the ${SESSION_TEXT_LIMIT} WhatsApp allows`,
+			{ itemIndex, description: `Shorten the message by ${text.length - SESSION_TEXT_LIMIT} characters or more.` },
+		);
+	}
+	return { to: input.to, type: 'session', text };
+}
+
+function suffixOf(link: string, question: TemplateQuestion, parameters: ItemParameters, itemIndex: number): string {
+	const split = buttonSuffix(link, question.buttonUrlPrefix);
+	if ('suffix' in split) return split.suffix;
+	const { label } = sendAndWaitFieldGuide.buttonUrlPrefix;
+	throw new NodeOperationError(
+		parameters.context.getNode(),
+		`Item ${itemIndex}: the answer link ${link.split('?')[0]} does not start with '${label}' "${question.buttonUrlPrefix}"`,
+		{
+			itemIndex,
+			description: `Register the template's URL button as ${split.expectedPrefix}{{1}} and leave Button URL Prefix empty, or enter the start the link has.`,
+		},
+	);
+}
+
+function templateRequest(
+	input: SendAndWaitInput,
+	question: TemplateQuestion,
+	parameters: ItemParameters,
+	itemIndex: number,
+) {
+	const links = answerLinks(parameters.context, input.withDecline);
+	const buttons: Record<string, string> = {
+		[question.linkButton]: suffixOf(links.approve, question, parameters, itemIndex),
+	};
+	if (links.decline) buttons[question.declineLinkButton] = suffixOf(links.decline, question, parameters, itemIndex);
+	const components = { ...question.components, buttons };
+	return {
+		to: input.to,
+		type: 'template',
+		template_name: question.templateName,
+		components: JSON.stringify(components),
+	};
+}
+
+export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
+	const parsed = sendAndWaitSchema(Date.now()).safeParse(readInput(parameters, itemIndex));
+	if (!parsed.success) {
+		throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, sendAndWaitFieldGuide);
+	}
+	const input = parsed.data;
+	const { question } = input;
+	const fields =
+		question.type === 'session'
+			? sessionRequest(input, question.message, parameters, itemIndex)
+			: templateRequest(input, question, parameters, itemIndex);
+	return { path: '/v1/whatsapp/send', fields };
+}

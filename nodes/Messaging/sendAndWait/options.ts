@@ -1,0 +1,134 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { sendOptions } from '../actions/common/sendOptions';
+
+/** n8n's own Limit Wait Time shape (`options.limitWaitTime.values`), so it reads as in n8n's WhatsApp and Slack nodes. */
+export const limitWaitTimeOption: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description:
+		'How long to wait for an answer. When the time is up the execution continues with an item whose "answered" is false.',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					description: 'Stop waiting after a time interval, or at a date and time',
+					options: [
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Waits for a certain amount of time',
+						},
+						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time' },
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					default: 1,
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					description: 'The time to wait',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					default: 'hours',
+					description: 'Unit of the amount',
+					options: [
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Days', value: 'days' },
+					],
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					default: '',
+					description: 'Continue without an answer at this date and time',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+				},
+			],
+		},
+	],
+};
+
+const buttonUrlPrefixOption: INodeProperties = {
+	displayName: 'Button URL Prefix',
+	name: 'buttonUrlPrefix',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. https://n8n.example.com/webhook-waiting/',
+	description:
+		"Template only: the fixed start of the template's URL button, before its {{1}}. The node sends the rest of the link as the button's dynamic suffix. Leave it empty when the button URL is your n8n URL followed by /webhook-waiting/{{1}}.",
+};
+
+const freeTextOptions: INodeProperties[] = [
+	{
+		displayName: 'Message Button Label',
+		name: 'messageButtonLabel',
+		type: 'string',
+		default: 'Respond',
+		description: 'Session only: the words before the link to the answer form',
+	},
+	{
+		displayName: 'Response Form Button Label',
+		name: 'responseFormButtonLabel',
+		type: 'string',
+		default: 'Submit',
+		description: 'Label of the button that sends the answer',
+	},
+	{
+		displayName: 'Response Form Description',
+		name: 'responseFormDescription',
+		type: 'string',
+		default: '',
+		description: 'Text above the answer box; empty shows the message (session) or nothing (template)',
+	},
+	{
+		displayName: 'Response Form Title',
+		name: 'responseFormTitle',
+		type: 'string',
+		default: '',
+		description: 'Title of the page where the person writes the answer',
+	},
+];
+
+/** The options that make sense for one message: no batch throughput knobs. */
+const sharedOptions = [
+	buttonUrlPrefixOption,
+	limitWaitTimeOption,
+	...sendOptions.filter((option) =>
+		['bodyEncoding', 'defaultCountryCode', 'idempotencyKey', 'timeout'].includes(option.name),
+	),
+];
+
+function optionsCollection(responseType: string, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		description: 'How long to wait, the answer page, and how the message is sent',
+		displayOptions: { show: { resource: ['whatsapp'], operation: ['sendAndWait'], responseType: [responseType] } },
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+export const sendAndWaitOptions: INodeProperties[] = [
+	optionsCollection('approval', sharedOptions),
+	optionsCollection('freeText', [...sharedOptions, ...freeTextOptions]),
+];

@@ -1,0 +1,237 @@
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+import type { INode, IRun } from 'n8n-workflow';
+
+import { messagingApiCredentials, messagingNode, noOpNode } from '../../../helpers/nodeFixtures';
+import type { WorkflowJson } from '../../../helpers/runWorkflow';
+import { formFields, useSandbox } from '../../../helpers/sandboxForTests';
+import { linksInMessage, WaitingExecutions } from '../../../helpers/waitingExecutions';
+
+/**
+ * Send and Wait through n8n-core's WorkflowExecute against the sandbox: the question is sent, the execution
+ * waits, and it continues the ways n8n continues a waiting execution: an answer link opened (n8n's waiting
+ * webhook route, its signature check included) or the wait time running out (n8n's WaitTracker).
+ */
+const sandbox = useSandbox();
+const order = { order_id: 'ORD-7', amount: 82000, manager: '+919812345678' };
+
+function approvalWorkflow(parameters: Record<string, unknown>, onError?: INode['onError']): WorkflowJson {
+	const ask = messagingNode(
+		{ resource: 'whatsapp', operation: 'sendAndWait', to: '={{ $json.manager }}', ...parameters },
+		{ name: 'Ask manager', id: 'ask-manager', credentials: messagingApiCredentials(), ...(onError ? { onError } : {}) },
+	);
+	const outputs =
+		onError === 'continueErrorOutput'
+			? [[{ node: 'Answered', type: 'main', index: 0 }], [{ node: 'Failed', type: 'main', index: 0 }]]
+			: [[{ node: 'Answered', type: 'main', index: 0 }]];
+	return {
+		nodes: [noOpNode('Order'), ask, noOpNode('Answered'), noOpNode('Failed')],
+		connections: {
+			Order: { main: [[{ node: 'Ask manager', type: 'main', index: 0 }]] },
+			'Ask manager': { main: outputs as never },
+		},
+	};
+}
+
+const sessionApproval = {
+	messageType: 'session',
+	message: '={{ "Order " + $json.order_id + " is ₹" + $json.amount + ". Approve it?" }}',
+	responseType: 'approval',
+	approvalOptions: { values: { approvalType: 'double' } },
+};
+
+function executions(parameters: Record<string, unknown>, onError?: INode['onError']) {
+	return new WaitingExecutions(approvalWorkflow(parameters, onError), () => ({
+		baseUrl: sandbox().url,
+		apiKey: sandbox().apiKey,
+	}));
+}
+
+function sentQuestion() {
+	const sends = sandbox()
+		.requests()
+		.filter((request) => request.path === '/v1/whatsapp/send');
+	expect(sends).toHaveLength(1);
+	return formFields(sends[0].rawBody);
+}
+
+function answered(run: IRun) {
+	return run.data.resultData.runData.Answered?.[0]?.data?.main[0]?.map((item) => item.json);
+}
+
+describe('Send and Wait for Response, approval in the session window', () => {
+	test('sends the question with both links, waits, and continues with approved: true once; a second tap does nothing', async () => {
+		const runtime = executions(sessionApproval);
+		const { id, run } = await runtime.start([{ json: order }]);
+		expect(run.data.resultData.error?.message).toBeUndefined();
+		expect(run.status).toBe('waiting');
+		expect(run.waitTill).toEqual(WAIT_INDEFINITELY);
+		expect(answered(run)).toBeUndefined();
+		const question = sentQuestion();
+		expect(question).toMatchObject({ to: '+919812345678', type: 'session' });
+		expect(question.text).toMatch(/^Order ORD-7 is ₹82000\. Approve it\?\n\n✓ Approve: http\S+\n✗ Decline: http\S+$/);
+		const [approve] = linksInMessage(question);
+		const waiting = run.data.resultData.runData['Ask manager'][0].data!.main[0]![0].json;
+		expect(waiting).toMatchObject({ answered: false, to: '+919812345678', message_id: expect.stringMatching(/^msg_/) });
+
+		const opened = await runtime.open(approve);
+		expect(opened.status).toBe(200);
+		expect(opened.body).toContain('Got it, thanks');
+		expect(opened.run?.data.resultData.error?.message).toBeUndefined();
+		expect(opened.run?.status).toBe('success');
+		expect(answered(opened.run!)).toEqual([
+			{
+				answered: true,
+				data: { approved: true },
+				respondedBy: '+919812345678',
+				respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+				to: '+919812345678',
+				message_id: waiting.message_id,
+			},
+		]);
+		expect(opened.run!.data.resultData.runData.Answered[0].data!.main[0]![0].pairedItem).toEqual({ item: 0 });
+
+		const again = await runtime.open(approve);
+		expect(again).toEqual({ status: 200, body: 'send-and-wait-no-action-required' });
+		expect(runtime.execution(id).data.resultData.runData.Answered).toHaveLength(1);
+		expect(sandbox().requests()).toHaveLength(1);
+	});
+
+	test('the decline link continues with approved: false', async () => {
+		const runtime = executions(sessionApproval);
+		await runtime.start([{ json: order }]);
+		const [, decline] = linksInMessage(sentQuestion());
+		const opened = await runtime.open(decline);
+		expect(answered(opened.run!)?.[0]).toMatchObject({ answered: true, data: { approved: false } });
+	});
+
+	test('a link preview (WhatsApp fetching the link for its card) resumes nothing', async () => {
+		const runtime = executions(sessionApproval);
+		const { id } = await runtime.start([{ json: order }]);
+		const [approve] = linksInMessage(sentQuestion());
+		for (const userAgent of ['WhatsApp/2.23.20.0 A', 'facebookexternalhit/1.1', '']) {
+			const opened = await runtime.open(approve, { userAgent });
+			expect(opened).toEqual({ status: 200, body: '' });
+		}
+		expect(runtime.execution(id).status).toBe('waiting');
+	});
+
+	test("a link of another execution, or with its answer changed, is refused by n8n's signature check", async () => {
+		const runtime = executions(sessionApproval);
+		const first = await runtime.start([{ json: order }]);
+		const second = await runtime.start([{ json: { ...order, order_id: 'ORD-8' } }]);
+		const [approveFirst] = linksInMessage(formFields(sandbox().requests()[0].rawBody));
+		const otherExecution = approveFirst.replace(`/${first.id}/`, `/${second.id}/`);
+		expect(await runtime.open(otherExecution)).toEqual({ status: 401, body: 'form-invalid-token' });
+		expect(await runtime.open(approveFirst.replace('approved=true', 'approved=false'))).toEqual({
+			status: 401,
+			body: 'form-invalid-token',
+		});
+		expect(runtime.execution(second.id).status).toBe('waiting');
+		expect(runtime.execution(first.id).status).toBe('waiting');
+	});
+});
+
+describe('Send and Wait for Response, outside the window and free text', () => {
+	const templateFreeText = {
+		messageType: 'template',
+		templateName: 'answer_request',
+		components: { body: [{ index: 1, value: '={{ $json.order_id }}' }] },
+		responseType: 'freeText',
+		options: { responseFormTitle: 'Order ORD-7', responseFormDescription: 'Why is it so large?' },
+	};
+
+	test('a template carries the form link as its URL button; the form page asks, an empty answer is refused, a text resumes', async () => {
+		const runtime = executions(templateFreeText);
+		const { id } = await runtime.start([{ json: order }]);
+		const question = sentQuestion();
+		expect(question).toMatchObject({ to: '+919812345678', type: 'template', template_name: 'answer_request' });
+		const components = JSON.parse(question.components) as { body: object; buttons: Record<string, string> };
+		expect(components.body).toEqual({ '1': 'ORD-7' });
+		expect(components.buttons['1']).toMatch(new RegExp(`^${id}/ask-manager\\?approved=true&signature=[0-9a-f]{64}$`));
+		const [link] = linksInMessage(question);
+
+		const form = await runtime.open(link);
+		expect(form.status).toBe(200);
+		expect(form.body).toContain('<form method="post">');
+		expect(form.body).toContain('<h1>Order ORD-7</h1><p>Why is it so large?</p>');
+		expect(runtime.execution(id).status).toBe('waiting');
+
+		const empty = await runtime.open(link, { method: 'POST', body: { text: '   ' } });
+		expect(empty.status).toBe(400);
+		expect(empty.body).toContain('Write an answer before sending it.');
+		expect(runtime.execution(id).status).toBe('waiting');
+
+		const sent = await runtime.open(link, { method: 'POST', body: { text: ' Bulk order for the Pune branch. ' } });
+		expect(answered(sent.run!)).toEqual([
+			expect.objectContaining({
+				answered: true,
+				data: { text: 'Bulk order for the Pune branch.' },
+				respondedBy: '+919812345678',
+			}),
+		]);
+	});
+
+	test('with Limit Wait Time the execution waits until then, and a timeout continues with answered: false', async () => {
+		const runtime = executions({
+			...sessionApproval,
+			options: {
+				limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+			},
+		});
+		const before = Date.now();
+		const { id, run } = await runtime.start([{ json: order }]);
+		const waitTill = run.waitTill!.getTime();
+		expect(waitTill).toBeGreaterThanOrEqual(before + 45 * 60_000);
+		expect(waitTill).toBeLessThan(Date.now() + 45 * 60_000 + 1);
+
+		const timedOut = await runtime.timeOut(id);
+		expect(timedOut.status).toBe('success');
+		expect(answered(timedOut)).toEqual([
+			{
+				answered: false,
+				data: {},
+				respondedBy: null,
+				respondedAt: null,
+				to: '+919812345678',
+				message_id: expect.stringMatching(/^msg_/),
+				waitTill: new Date(waitTill).toISOString(),
+			},
+		]);
+		const [approve] = linksInMessage(sentQuestion());
+		expect(await runtime.open(approve)).toEqual({ status: 200, body: 'send-and-wait-no-action-required' });
+	});
+});
+
+describe('Send and Wait for Response, when the question cannot be sent', () => {
+	const closedWindow = { ...sessionApproval };
+	const noWindow = { json: { ...order, manager: '+919812349999' } };
+
+	test('a closed session window stops the run with advice to use a template, and nothing waits', async () => {
+		const { run } = await executions(closedWindow).start([noWindow]);
+		expect(run.status).toBe('error');
+		expect(run.waitTill).toBeUndefined();
+		const error = run.data.resultData.error!;
+		expect(error.message).toMatch(/^The Messaging API rejected the message \(422\): No open 24-hour session/);
+		expect(error.description).toContain('send a template message instead (Message Type: Template; for Send and Wait');
+	});
+
+	test('with Continue (using error output) the failed send leaves by the error output and nothing waits', async () => {
+		const { run } = await executions(closedWindow, 'continueErrorOutput').start([noWindow]);
+		expect(run.status).toBe('success');
+		expect(run.data.resultData.runData.Answered).toBeUndefined();
+		const [failed] = run.data.resultData.runData.Failed[0].data!.main[0]!;
+		expect(failed.json).toMatchObject({
+			...noWindow.json,
+			error: expect.stringMatching(/^The Messaging API rejected the message \(422\)/),
+			details: { httpCode: '422', description: expect.stringContaining('Send and Wait') },
+		});
+	});
+
+	test('more than one item is refused before anything is sent', async () => {
+		const { run } = await executions(sessionApproval).start([{ json: order }, { json: order }]);
+		expect(run.data.resultData.error?.message).toBe(
+			'Send and Wait for Response got 2 items, but it asks one person once per execution',
+		);
+		expect(sandbox().requests()).toHaveLength(0);
+	});
+});
