@@ -1,5 +1,4 @@
-const SMS_ENTITY_ID = '1201159876543210123';
-const SMS_TEMPLATE_ID = '1207161111111111111';
+import { SMS_ENTITY_ID, SMS_TEMPLATE_ID } from '../lib/campaign-nodes';
 
 export interface CampaignRow {
 	phone: string;

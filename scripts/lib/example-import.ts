@@ -42,9 +42,9 @@ export async function importExamples(target: N8nCliTarget, examples: Example[], 
 export async function activateTriggerExamples(client: N8nRestClient, examples: Example[]): Promise<string[]> {
 	const activated: string[] = [];
 	for (const example of examples.filter((candidate) => startsWithMessagingTrigger(candidate) || waitsForAnswer(candidate))) {
-		const workflow = await client.get<{ active: boolean; versionId: string; name: string }>(`/rest/workflows/${example.workflow.id}`);
+		const workflow = await client.get<{ active: boolean; name: string }>(`/rest/workflows/${example.workflow.id}`);
 		if (workflow.active) continue;
-		await client.post(`/rest/workflows/${example.workflow.id}/activate`, { versionId: workflow.versionId });
+		await client.activateWorkflow(example.workflow.id);
 		activated.push(workflow.name);
 	}
 	return activated;

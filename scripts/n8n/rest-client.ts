@@ -40,6 +40,19 @@ export class N8nRestClient {
 		return this.expectJson<T>('PATCH', path, body);
 	}
 
+	/** Publishes the workflow's current version, as the editor's Active toggle does. */
+	async activateWorkflow(id: string): Promise<void> {
+		const stored = await this.get<{ versionId: string }>(`/rest/workflows/${id}`);
+		await this.post(`/rest/workflows/${id}/activate`, { versionId: stored.versionId });
+	}
+
+	/** Saves a new workflow and activates it; returns its id. */
+	async createActiveWorkflow(workflow: object): Promise<string> {
+		const created = await this.post<{ id: string }>('/rest/workflows', { ...workflow, active: false });
+		await this.activateWorkflow(created.id);
+		return created.id;
+	}
+
 	private async expectJson<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await this.send(method, path, body);
 		const text = await response.text();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 
-import { EXAMPLE_CREDENTIAL, MESSAGING_NODE_TYPE } from '../../scripts/lib/examples';
+import { campaignMessagingNode } from '../../scripts/lib/campaign-nodes';
 import type { SandboxAdmin } from '../../scripts/lib/sandbox-admin';
 import type { N8nRestClient } from '../../scripts/n8n/rest-client';
 import type { QueueStack } from '../../scripts/queue/queue-stack';
@@ -20,42 +20,17 @@ export const DEFAULT_CAMPAIGNS: CampaignSettings = { executions: 4, messagesEach
 /** Webhook → Code (one row per message) → Messaging: the campaign a CRM starts by calling n8n. */
 function campaignWorkflow(name: string, path: string, messagingOptions: Record<string, unknown>) {
 	const rows = `const { campaign, count } = $json.body;
-return Array.from({ length: count }, (_, i) => ({ json: { phone: '+9197' + String(campaign).padStart(2, '0') + String(i).padStart(6, '0'), name: 'Customer ' + i } }));`;
+return Array.from({ length: count }, (_, i) => ({ json: { phone: '+9197' + String(campaign).padStart(2, '0') + String(i).padStart(6, '0'), name: 'Customer ' + i, orderId: 'C' + campaign + '-' + i } }));`;
 	return {
 		name,
 		nodes: [
 			{ id: randomUUID(), name: 'Campaign', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } },
 			{ id: randomUUID(), name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode: rows } },
-			{
-				id: randomUUID(),
-				name: 'Send SMS',
-				type: MESSAGING_NODE_TYPE,
-				typeVersion: 1,
-				position: [440, 0],
-				parameters: {
-					resource: 'sms',
-					operation: 'send',
-					to: '={{ $json.phone }}',
-					entityId: '1201159876543210123',
-					templateId: '1207161111111111111',
-					variablesInputMode: 'fields',
-					variables: { variable: [{ name: 'customer_name', value: '={{ $json.name }}' }, { name: 'order_id', value: 'ORD-1' }, { name: 'eta', value: 'today' }] },
-					options: messagingOptions,
-				},
-				credentials: { messagingApi: EXAMPLE_CREDENTIAL },
-			},
+			{ id: randomUUID(), name: 'Send SMS', position: [440, 0], ...campaignMessagingNode(messagingOptions) },
 		],
 		connections: { Campaign: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Send SMS', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
-		active: false,
 	};
-}
-
-async function createActive(rest: N8nRestClient, workflow: ReturnType<typeof campaignWorkflow>): Promise<string> {
-	const created = await rest.post<{ id: string }>('/rest/workflows', workflow);
-	const stored = await rest.get<{ versionId: string }>(`/rest/workflows/${created.id}`);
-	await rest.post(`/rest/workflows/${created.id}/activate`, { versionId: stored.versionId });
-	return created.id;
 }
 
 export interface CampaignFigures {
@@ -86,7 +61,7 @@ async function failedItemsOf(rest: N8nRestClient, workflowId: string): Promise<n
 /** Starts `executions` campaigns at once, half through the main and half through the webhook process. */
 async function runCampaigns(stack: QueueStack, sandbox: SandboxAdmin, settings: CampaignSettings, messagingOptions: Record<string, unknown>): Promise<CampaignFigures> {
 	const path = `campaign-${randomUUID()}`;
-	const workflowId = await createActive(stack.rest, campaignWorkflow(`Queue campaign ${path}`, path, messagingOptions));
+	const workflowId = await stack.rest.createActiveWorkflow(campaignWorkflow(`Queue campaign ${path}`, path, messagingOptions));
 	const origins = [stack.main.baseUrl, stack.webhook.baseUrl];
 	await waitFor('the campaign webhook to be registered', 60_000, async () =>
 		(await (await fetch(`${stack.main.baseUrl}/webhook/${path}`)).text()).includes('POST') ? true : undefined,

@@ -119,16 +119,12 @@ function recorderNode(recorder: EventRecorder, target: Pick<BurstTarget, 'source
 }
 
 async function createActiveWorkflow(rest: N8nRestClient, name: string, entry: Record<string, unknown>, recorder: ReturnType<typeof recorderNode>): Promise<string> {
-	const created = await rest.post<{ id: string }>('/rest/workflows', {
+	return await rest.createActiveWorkflow({
 		name,
 		nodes: [entry, recorder],
 		connections: { [entry.name as string]: { main: [[{ node: recorder.name, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
-		active: false,
 	});
-	const stored = await rest.get<{ versionId: string }>(`/rest/workflows/${created.id}`);
-	await rest.post(`/rest/workflows/${created.id}/activate`, { versionId: stored.versionId });
-	return created.id;
 }
 
 /**

@@ -1,33 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
-import { EXAMPLE_CREDENTIAL, MESSAGING_NODE_TYPE } from '../../lib/examples';
-
-const SMS_ENTITY_ID = '1201159876543210123';
-const SMS_TEMPLATE_ID = '1207161111111111111';
+import { campaignMessagingNode, SMS_ENTITY_ID, SMS_TEMPLATE_ID } from '../../lib/campaign-nodes';
 
 export type Sender = { kind: 'messaging'; options: Record<string, unknown> } | { kind: 'httpRequest'; options: Record<string, unknown> };
 
 /** The rows the campaign sends: `order_id` carries the run tag and the row, so the sandbox's count traces each item. */
 function rowsCode(count: number, runTag: string): string {
 	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '+9198' + String(10000000 + i), name: 'Customer ' + i, orderId: '${runTag}-' + i } }));`;
-}
-
-function messagingNode(options: Record<string, unknown>) {
-	return {
-		type: MESSAGING_NODE_TYPE,
-		typeVersion: 1,
-		parameters: {
-			resource: 'sms',
-			operation: 'send',
-			to: '={{ $json.phone }}',
-			entityId: SMS_ENTITY_ID,
-			templateId: SMS_TEMPLATE_ID,
-			variablesInputMode: 'fields',
-			variables: { variable: [{ name: 'customer_name', value: '={{ $json.name }}' }, { name: 'order_id', value: '={{ $json.orderId }}' }, { name: 'eta', value: '24 Nov' }] },
-			options,
-		},
-		credentials: { messagingApi: EXAMPLE_CREDENTIAL },
-	};
 }
 
 /** What a user builds instead: n8n's HTTP Request node posting the same form fields with the key in a header. */
@@ -58,7 +37,7 @@ function httpRequestNode(baseUrl: string, apiKey: string, options: Record<string
 }
 
 export function campaignWorkflow(id: string, runTag: string, count: number, sender: Sender, api: { baseUrl: string; apiKey: string }) {
-	const send = sender.kind === 'messaging' ? messagingNode(sender.options) : httpRequestNode(api.baseUrl, api.apiKey, sender.options);
+	const send = sender.kind === 'messaging' ? campaignMessagingNode(sender.options) : httpRequestNode(api.baseUrl, api.apiKey, sender.options);
 	return {
 		id,
 		name: `Bench ${runTag}`,
