@@ -5,7 +5,8 @@ import { checkedLatency, createSandboxContext } from './sandbox-context';
 import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
 import { createSandboxServer, listen } from './server';
 import { checkedRateLimit } from './throughput/rate-limiter';
-import type { FaultRule, Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
+import { inboundEvent } from './inbound/inbound-event';
+import type { FaultRule, InboundSimulation, Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
 import { signPayload } from './webhooks/signing';
 
 export * from './types';
@@ -30,7 +31,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		requests: () => context.requestLog.list(),
 		clearRequests: () => context.requestLog.clear(),
 		messages: () => context.messages.list(),
-		simulateInbound: (from: string) => context.sessions.recordInbound(from),
+		simulateInbound(input: string | InboundSimulation) {
+			const { messages, templates } = context;
+			const sources = { businessNumber: context.seed.account.businessNumber, messages, templates, nowMs: context.clock.now() };
+			const event = inboundEvent(sources, input);
+			context.sessions.recordInbound(event.from);
+			if (context.account.webhookUrl !== null) context.webhooks.enqueue(event, context.account.webhookUrl);
+			return event;
+		},
 		setWebhookUrl(url: string | null) {
 			if (url !== null) assertHttpUrl(url);
 			context.account.webhookUrl = url;

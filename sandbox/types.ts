@@ -23,6 +23,8 @@ export interface WhatsAppTemplate {
 	header: number;
 	body: number;
 	buttons: number;
+	/** The quick-reply buttons' labels, by position; "Button <n>" where none is seeded. */
+	buttonTexts?: string[];
 }
 
 export interface FailingRecipient {
@@ -34,7 +36,8 @@ export interface FailingRecipient {
 }
 
 export interface SandboxSeed {
-	account: { apiKey: string; signingSecret: string; webhookUrl: string | null };
+	/** `businessNumber` is the account's WhatsApp number: the `to` of every inbound message. */
+	account: { apiKey: string; signingSecret: string; webhookUrl: string | null; businessNumber: string };
 	dltEntities: DltEntity[];
 	whatsappTemplates: WhatsAppTemplate[];
 	failingRecipients: FailingRecipient[];
@@ -182,8 +185,10 @@ export interface ActiveFaultRule {
 
 export interface WebhookDelivery {
 	eventId: string;
+	eventType: WebhookEvent['type'];
 	messageId: string;
-	messageStatus: MessageStatus;
+	/** The status the event reports; null for an inbound message. */
+	messageStatus: MessageStatus | null;
 	url: string;
 	attempt: number;
 	at: number;
@@ -203,6 +208,37 @@ export interface DeliveryEvent {
 	error: ErrorDetail | null;
 }
 
+export type InboundMessageType = 'text' | 'button';
+
+/** A WhatsApp user wrote to the business number, or pressed a quick-reply button of one of our templates. */
+export interface InboundEvent {
+	event_id: string;
+	type: 'message.inbound';
+	message_id: string;
+	channel: 'whatsapp';
+	from: string;
+	to: string;
+	timestamp: string;
+	message_type: InboundMessageType;
+	text?: string;
+	button?: { payload: string; text: string };
+	/** Present when the message answers one of ours. */
+	context?: { message_id: string };
+}
+
+export type WebhookEvent = DeliveryEvent | InboundEvent;
+
+/**
+ * What the simulated user sends: a text (the default), or a press of the quick-reply button at `position` of a
+ * template message we sent them. `replyTo` makes a text a reply to one of our messages.
+ */
+export interface InboundSimulation {
+	from?: string;
+	text?: string;
+	replyTo?: string;
+	button?: { messageId: string; position: number; text?: string };
+}
+
 export interface Sandbox {
 	url: string;
 	port: number;
@@ -212,7 +248,8 @@ export interface Sandbox {
 	requests(): RecordedRequest[];
 	clearRequests(): void;
 	messages(): MessageRecord[];
-	simulateInbound(from: string): void;
+	/** Opens the sender's session window and POSTs a signed `message.inbound` event to the account webhook. */
+	simulateInbound(input: string | InboundSimulation): InboundEvent;
 	setWebhookUrl(url: string | null): void;
 	configure(patch: Partial<SandboxConfigPatch>): void;
 	addFault(rule: FaultRule): string;

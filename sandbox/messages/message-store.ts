@@ -58,6 +58,12 @@ export class MessageStore {
 		if (record) record.acceptedUnderFault = fault;
 	}
 
+	/** A copy of one message, or undefined for an id the sandbox never accepted. */
+	find(id: string): MessageRecord | undefined {
+		const record = this.records.get(id);
+		return record ? structuredClone(record) : undefined;
+	}
+
 	list(): MessageRecord[] {
 		return structuredClone([...this.records.values()]);
 	}

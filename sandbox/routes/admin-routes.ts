@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../http/api-error';
 import { readBody } from '../http/read-body';
 import { jsonAnswer, writeAnswer, type HttpAnswer } from '../http/respond';
-import type { Sandbox } from '../types';
+import type { InboundSimulation, Sandbox } from '../types';
 
 export const ADMIN_PREFIX = '/__admin';
 
@@ -42,8 +42,8 @@ function adminRoutes(sandbox: AdminOperations): Record<string, AdminHandler> {
 		},
 		'GET /messages': () => jsonAnswer(200, sandbox.messages()),
 		'POST /inbound': (body) => {
-			sandbox.simulateInbound(requiredString(body, 'from'));
-			return jsonAnswer(200, { from: body.from });
+			const event = sandbox.simulateInbound(body as InboundSimulation);
+			return jsonAnswer(200, { from: event.from, event });
 		},
 		'POST /clock/advance': (body) => {
 			if (typeof body.ms !== 'number' || !(body.ms >= 0)) throw new Error("'ms' must be a number of milliseconds, 0 or more");
@@ -81,10 +81,4 @@ function parseAdminBody(text: string): Record<string, unknown> {
 		throw new ApiError(400, 'invalid_body', 'Admin requests take a JSON object body.');
 	}
 	return parsed as Record<string, unknown>;
-}
-
-function requiredString(body: Record<string, unknown>, name: string): string {
-	const value = body[name];
-	if (typeof value !== 'string' || value.trim() === '') throw new Error(`'${name}' is required`);
-	return value;
 }

@@ -1,5 +1,5 @@
 import type { TimerRegistry } from '../timers';
-import type { DeliveryEvent, SandboxClock, WebhookConfig, WebhookDelivery } from '../types';
+import type { SandboxClock, WebhookConfig, WebhookDelivery, WebhookEvent } from '../types';
 import { postJson } from './post-json';
 import { deliveryHeaders } from './signing';
 
@@ -8,7 +8,7 @@ const MAX_RECORDED_DELIVERIES = 100_000;
 
 /**
  * Delivers events with retries and exponential backoff. Events of one message go out one after
- * the other, so a receiver never sees "delivered" before "sent".
+ * the other, so a receiver never sees "delivered" before "sent"; so do the inbound messages of one sender.
  */
 export class WebhookDispatcher {
 	private readonly config: Required<WebhookConfig>;
@@ -26,13 +26,13 @@ export class WebhookDispatcher {
 		if (!(this.config.maxAttempts >= 1)) throw new Error('webhooks.maxAttempts must be at least 1');
 	}
 
-	enqueue(event: DeliveryEvent, url: string): void {
-		const messageId = event.message_id;
-		const previous = this.chains.get(messageId) ?? Promise.resolve();
+	enqueue(event: WebhookEvent, url: string): void {
+		const order = event.type === 'message.inbound' ? `inbound:${event.from}` : event.message_id;
+		const previous = this.chains.get(order) ?? Promise.resolve();
 		const chain = previous.then(() => this.deliver(event, url));
-		this.chains.set(messageId, chain);
+		this.chains.set(order, chain);
 		void chain.then(() => {
-			if (this.chains.get(messageId) === chain) this.chains.delete(messageId);
+			if (this.chains.get(order) === chain) this.chains.delete(order);
 		});
 	}
 
@@ -44,7 +44,7 @@ export class WebhookDispatcher {
 		this.aborter.abort();
 	}
 
-	private async deliver(event: DeliveryEvent, url: string): Promise<void> {
+	private async deliver(event: WebhookEvent, url: string): Promise<void> {
 		const rawBody = JSON.stringify(event);
 		for (let attempt = 1; attempt <= this.config.maxAttempts; attempt++) {
 			if (this.aborter.signal.aborted) return;
@@ -56,8 +56,9 @@ export class WebhookDispatcher {
 			if (this.aborter.signal.aborted) return;
 			this.record({
 				eventId: event.event_id,
+				eventType: event.type,
 				messageId: event.message_id,
-				messageStatus: event.status,
+				messageStatus: event.type === 'message.status' ? event.status : null,
 				url,
 				attempt,
 				at,

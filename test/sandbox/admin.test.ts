@@ -48,7 +48,10 @@ describe('admin endpoints', () => {
 	it('opens a session window with an inbound message and closes it when the clock moves past 24 hours', async () => {
 		const number = '+919833333333';
 		expect((await session(sandbox, number)).status).toBe(422);
-		expect(await admin(sandbox, 'POST', '/inbound', { from: number })).toEqual({ status: 200, body: { from: number } });
+		expect(await admin(sandbox, 'POST', '/inbound', { from: number })).toEqual({
+			status: 200,
+			body: { from: number, event: expect.objectContaining({ type: 'message.inbound', from: number, text: 'Hi' }) },
+		});
 		expect((await session(sandbox, number)).status).toBe(200);
 
 		const advanced = await admin(sandbox, 'POST', '/clock/advance', { ms: 24 * 60 * 60 * 1000 });
