@@ -1,15 +1,45 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { defaultEventsFor, INBOUND_BY_DEFAULT_SINCE, INBOUND_MESSAGE, STATUS_UPDATE, type EventKind } from './events';
 import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from './receiveDeliveryEvents';
+
+function eventsSelector(typeVersions: INodeProperties['displayOptions'], defaultEvents: EventKind[]): INodeProperties {
+	return {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		options: [
+			{
+				name: 'Inbound Messages',
+				value: INBOUND_MESSAGE,
+				description: 'A WhatsApp user wrote to your number or pressed a quick-reply button',
+			},
+			{
+				name: 'Status Updates',
+				value: STATUS_UPDATE,
+				description: 'A message you sent was queued, sent, delivered, read, failed or undelivered',
+			},
+		],
+		default: [...defaultEvents],
+		displayOptions: typeVersions,
+		description:
+			'Which events start the workflow. Unselected ones are acknowledged with 200 and start nothing.',
+	};
+}
+
+const statusUpdatesOnly = { show: { events: [STATUS_UPDATE] } };
 
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Paste this node\'s Production URL into the Callback URL option of the Messaging node (SMS) or into the account webhook URL. Events that the filters below leave out, and duplicates, are acknowledged with 200 so the sender does not retry them, but they start no execution.',
+			'Paste this node\'s Production URL into the Callback URL option of the Messaging node (SMS) or into the account webhook URL (inbound messages always go there). Events that the settings below leave out, and duplicates, are acknowledged with 200 so the sender does not retry them, but they start no execution.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
 	},
+	eventsSelector({ show: { '@version': [1] } }, defaultEventsFor(1)),
+	eventsSelector({ show: { '@version': [{ _cnd: { gte: INBOUND_BY_DEFAULT_SINCE } }] } }, defaultEventsFor(INBOUND_BY_DEFAULT_SINCE)),
 	{
 		displayName: 'Channels',
 		name: 'channels',
@@ -19,7 +49,8 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'WhatsApp', value: 'whatsapp' },
 		],
 		default: [],
-		description: 'Only events on these channels start the workflow. Leave empty for all channels.',
+		displayOptions: statusUpdatesOnly,
+		description: 'Only status updates on these channels start the workflow. Leave empty for all channels.',
 	},
 	{
 		displayName: 'Statuses',
@@ -34,8 +65,9 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'Undelivered', value: 'undelivered' },
 		],
 		default: [],
+		displayOptions: statusUpdatesOnly,
 		description:
-			'Only events with these statuses start the workflow. Leave empty for all statuses, including ones the provider adds later.',
+			'Only status updates with these statuses start the workflow. Leave empty for all statuses, including ones the provider adds later.',
 	},
 	{
 		displayName: 'Options',

@@ -2,9 +2,17 @@ import { sleep, type IDataObject, type IWebhookFunctions, type IWebhookResponseD
 
 import { readHeader } from '../shared/readHeader';
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
-import { parseDeliveryEvents, type DeliveryEvent } from './events';
+import {
+	defaultEventsFor,
+	eventKindOf,
+	INBOUND_MESSAGE,
+	parseDeliveryEvents,
+	type InboundMessageEvent,
+	type MessagingEvent,
+} from './events';
+import { inboundMessageItem } from './inboundMessages';
 import { readSigningSecret } from './signingSecret';
-import { triageEvents } from './triage';
+import { triageEvents, type EventFilters } from './triage';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type VerificationFailure } from './verification';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -55,7 +63,7 @@ function rawBodyOf(request: { rawBody?: unknown }): Buffer {
 async function readVerifiedEvents(
 	context: IWebhookFunctions,
 	options: TriggerOptions,
-): Promise<{ events: DeliveryEvent[] } | { refusal: Refusal }> {
+): Promise<{ events: MessagingEvent[] } | { refusal: Refusal }> {
 	const rawBody = rawBodyOf(context.getRequestObject());
 	if (rawBody.length > MAX_BODY_BYTES) {
 		const message = `The body is ${rawBody.length} bytes; the limit is ${MAX_BODY_BYTES} bytes. Send fewer events per delivery.`;
@@ -159,10 +167,7 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 	const verified = await readVerifiedEvents(this, options);
 	if ('refusal' in verified) return refuse(this, verified.refusal);
 
-	const filters = {
-		channels: this.getNodeParameter('channels', []) as string[],
-		statuses: this.getNodeParameter('statuses', []) as string[],
-	};
+	const filters = eventFiltersOf(this);
 	const memory = (options.dropDuplicateEvents ?? true) ? eventIdMemoryFor(this) : undefined;
 	const { accepted, duplicates, filteredOut } = triageEvents(verified.events, filters, memory);
 	const summary: DeliverySummary = { received: verified.events.length, accepted: accepted.length, duplicates, filteredOut };
@@ -178,5 +183,18 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 		const save = memory.takeSave();
 		if (save) saveEventIds(this.getWorkflowStaticData('node'), save);
 	}
-	return { webhookResponse: summary, workflowData: [accepted.map((event) => ({ json: event }))] };
+	return { webhookResponse: summary, workflowData: [accepted.map((event) => ({ json: outputOf(event) }))] };
+}
+
+/** Channels and Statuses are hidden, so unset, while status updates are not selected. */
+function eventFiltersOf(context: IWebhookFunctions): EventFilters {
+	return {
+		events: context.getNodeParameter('events', defaultEventsFor(context.getNode().typeVersion)) as string[],
+		channels: context.getNodeParameter('channels', []) as string[],
+		statuses: context.getNodeParameter('statuses', []) as string[],
+	};
+}
+
+function outputOf(event: MessagingEvent): IDataObject {
+	return eventKindOf(event) === INBOUND_MESSAGE ? inboundMessageItem(event as InboundMessageEvent) : event;
 }

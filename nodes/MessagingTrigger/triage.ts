@@ -1,7 +1,10 @@
 import type { EventIdMemory } from './deduplication';
-import type { DeliveryEvent } from './events';
+import { eventKindOf, INBOUND_MESSAGE, type DeliveryEvent, type EventKind, type MessagingEvent } from './events';
 
 export interface EventFilters {
+	/** The event kinds that start the workflow; none selected starts nothing. */
+	events: string[];
+	/** Status-update filters: an inbound message has no status, and only WhatsApp has them. */
 	channels: string[];
 	statuses: string[];
 }
@@ -11,12 +14,16 @@ function allows(selection: string[], value: string): boolean {
 	return selection.length === 0 || selection.includes(value.toLowerCase());
 }
 
-export function matchesFilters(event: DeliveryEvent, filters: EventFilters): boolean {
-	return allows(filters.channels, event.channel) && allows(filters.statuses, event.status);
+export function matchesFilters(event: MessagingEvent, filters: EventFilters): boolean {
+	const kind: EventKind = eventKindOf(event);
+	if (!filters.events.includes(kind)) return false;
+	if (kind === INBOUND_MESSAGE) return true;
+	const update = event as DeliveryEvent;
+	return allows(filters.channels, update.channel) && allows(filters.statuses, update.status);
 }
 
 export interface TriagedEvents {
-	accepted: DeliveryEvent[];
+	accepted: MessagingEvent[];
 	duplicates: number;
 	filteredOut: number;
 }
@@ -25,7 +32,7 @@ export interface TriagedEvents {
  * Splits verified events into those that start the workflow, repeats and filtered-out ones.
  * Accepted ids are claimed in `memory`; without it, nothing counts as a repeat.
  */
-export function triageEvents(events: DeliveryEvent[], filters: EventFilters, memory: EventIdMemory | undefined): TriagedEvents {
+export function triageEvents(events: MessagingEvent[], filters: EventFilters, memory: EventIdMemory | undefined): TriagedEvents {
 	const triaged: TriagedEvents = { accepted: [], duplicates: 0, filteredOut: 0 };
 	for (const event of events) {
 		if (!matchesFilters(event, filters)) triaged.filteredOut++;

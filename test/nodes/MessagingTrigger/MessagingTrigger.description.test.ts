@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { ICredentialType, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, type ICredentialType, type INodeParameters, type INodePropertyOptions } from 'n8n-workflow';
 
 import { MessagingWebhookApi } from '../../../credentials/MessagingWebhookApi.credentials';
 import { MessagingTrigger } from '../../../nodes/MessagingTrigger/MessagingTrigger.node';
@@ -17,7 +17,7 @@ describe('Messaging Trigger description', () => {
 
 	it('is a trigger with one POST webhook answered on receipt', () => {
 		expect(description).toEqual(
-			expect.objectContaining({ name: 'messagingTrigger', group: ['trigger'], inputs: [], version: 1 }),
+			expect.objectContaining({ name: 'messagingTrigger', group: ['trigger'], inputs: [], version: [1, 1.1], defaultVersion: 1.1 }),
 		);
 		expect(description.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'messaging-events' },
@@ -29,6 +29,38 @@ describe('Messaging Trigger description', () => {
 			{ name: 'messagingWebhookApi', required: true, testedBy: 'messagingWebhookSigningSecretTest' },
 		]);
 		expect(typeof methods.credentialTest.messagingWebhookSigningSecretTest).toBe('function');
+	});
+
+	/** The parameters n8n completes a saved node with when it loads it (the Workflow constructor does this). */
+	function loaded(typeVersion: number, saved: INodeParameters = {}): INodeParameters {
+		const node = { id: 'n', name: 'Messaging Trigger', type: 'n8n-nodes-messaging.messagingTrigger', typeVersion, position: [0, 0] as [number, number], parameters: saved };
+		return NodeHelpers.getNodeParameters(description.properties, saved, true, false, node, description) ?? {};
+	}
+
+	it('gives a new trigger (1.1) both event kinds, and a trigger saved before them (1) status updates only', () => {
+		expect(loaded(1.1).events).toEqual(['message.inbound', 'message.status']);
+		expect(loaded(1).events).toEqual(['message.status']);
+		expect(loaded(1, { events: ['message.inbound'] }).events).toEqual(['message.inbound']);
+	});
+
+	it('offers Inbound Messages and Status Updates, alphabetically, as a required choice in both versions', () => {
+		const selectors = description.properties.filter((property) => property.name === 'events');
+		expect(selectors).toHaveLength(2);
+		for (const selector of selectors) {
+			expect(selector).toEqual(expect.objectContaining({ type: 'multiOptions', required: true, displayName: 'Events' }));
+			expect((selector.options as INodePropertyOptions[]).map((option) => [option.name, option.value])).toEqual([
+				['Inbound Messages', 'message.inbound'],
+				['Status Updates', 'message.status'],
+			]);
+		}
+	});
+
+	it('shows Channels and Statuses only while status updates are selected', () => {
+		expect(Object.keys(loaded(1.1))).toEqual(expect.arrayContaining(['channels', 'statuses']));
+		expect(Object.keys(loaded(1))).toEqual(expect.arrayContaining(['channels', 'statuses']));
+		const inboundOnly = loaded(1.1, { events: ['message.inbound'], statuses: ['failed'] });
+		expect(inboundOnly).not.toHaveProperty('channels');
+		expect(inboundOnly).not.toHaveProperty('statuses');
 	});
 
 	it('offers the documented channels and statuses, alphabetically, defaulting to all', () => {

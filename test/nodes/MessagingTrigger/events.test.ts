@@ -60,4 +60,34 @@ describe('parseDeliveryEvents', () => {
 			invalid: expect.objectContaining({ field: 'event_id' }),
 		});
 	});
+
+	const inbound = {
+		event_id: 'evt_in_1',
+		type: 'message.inbound',
+		message_id: 'msg_in_1',
+		channel: 'whatsapp',
+		from: '+919812345678',
+		to: '+918000012345',
+		timestamp: '2026-11-23T10:00:00.000Z',
+		message_type: 'text',
+		text: 'Hi',
+	};
+
+	it('reads an inbound message, which has no status, beside a status update', () => {
+		expect(parse([event, inbound])).toEqual({ events: [event, inbound] });
+	});
+
+	it.each(['event_id', 'channel', 'from', 'timestamp'])('names the missing %s field of an inbound message', (field) => {
+		const incomplete: Record<string, unknown> = { ...inbound };
+		delete incomplete[field];
+		expect(parse(incomplete)).toEqual({
+			invalid: { code: 'invalid_event', field, message: expect.stringContaining(`every message.inbound event needs a non-empty string ${field}`) },
+		});
+	});
+
+	it('refuses an inbound message whose timestamp is no time, since its session window is counted from it', () => {
+		expect(parse({ ...inbound, timestamp: 'yesterday' })).toEqual({
+			invalid: { code: 'invalid_event', field: 'timestamp', message: expect.stringContaining('not an ISO 8601 time') },
+		});
+	});
 });

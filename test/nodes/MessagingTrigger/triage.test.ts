@@ -1,12 +1,13 @@
 import { EventIdMemory } from '../../../nodes/MessagingTrigger/deduplication';
-import type { DeliveryEvent } from '../../../nodes/MessagingTrigger/events';
+import { INBOUND_MESSAGE, STATUS_UPDATE, type DeliveryEvent, type InboundMessageEvent } from '../../../nodes/MessagingTrigger/events';
 import { matchesFilters, triageEvents } from '../../../nodes/MessagingTrigger/triage';
 
 function event(event_id: string, status = 'delivered', channel = 'sms'): DeliveryEvent {
 	return { event_id, channel, status };
 }
 
-const ALL = { channels: [], statuses: [] };
+const BOTH_KINDS = [INBOUND_MESSAGE, STATUS_UPDATE];
+const ALL = { events: BOTH_KINDS, channels: [], statuses: [] };
 
 describe('triageEvents', () => {
 	it('accepts new matching events and claims their ids', () => {
@@ -31,12 +32,21 @@ describe('triageEvents', () => {
 
 		const triaged = triageEvents(
 			[event('evt_1', 'sent'), event('evt_2', 'failed')],
-			{ channels: [], statuses: ['failed'] },
+			{ events: BOTH_KINDS, channels: [], statuses: ['failed'] },
 			memory,
 		);
 
 		expect(triaged).toEqual({ accepted: [event('evt_2', 'failed')], duplicates: 0, filteredOut: 1 });
 		expect(memory.claim('evt_1')).toBe(true);
+	});
+
+	it('counts an unselected kind as filtered out and remembers inbound ids like any other', () => {
+		const memory = new EventIdMemory();
+		const inbound: InboundMessageEvent = { event_id: 'evt_in', type: INBOUND_MESSAGE, channel: 'whatsapp', from: '+91', timestamp: 't' };
+		const onlyInbound = { events: [INBOUND_MESSAGE], channels: [], statuses: [] };
+
+		expect(triageEvents([event('evt_1'), inbound], onlyInbound, memory)).toEqual({ accepted: [inbound], duplicates: 0, filteredOut: 1 });
+		expect(triageEvents([inbound], onlyInbound, memory)).toEqual({ accepted: [], duplicates: 1, filteredOut: 0 });
 	});
 
 	it('lets repeats through when there is no memory of recent ids', () => {
@@ -53,8 +63,8 @@ function eventOn(channel: string, status: string): DeliveryEvent {
 
 describe('matchesFilters', () => {
 	it('lets everything through when no channel and no status is selected', () => {
-		expect(matchesFilters(eventOn('sms', 'delivered'), { channels: [], statuses: [] })).toBe(true);
-		expect(matchesFilters(eventOn('rcs', 'bounced'), { channels: [], statuses: [] })).toBe(true);
+		expect(matchesFilters(eventOn('sms', 'delivered'), ALL)).toBe(true);
+		expect(matchesFilters(eventOn('rcs', 'bounced'), ALL)).toBe(true);
 	});
 
 	it.each([
@@ -66,10 +76,37 @@ describe('matchesFilters', () => {
 		[['whatsapp'], ['read'], eventOn('sms', 'read'), false],
 		[['whatsapp'], ['read'], eventOn('whatsapp', 'delivered'), false],
 	])('channels %j and statuses %j on %j: %p', (channels, statuses, candidate, expected) => {
-		expect(matchesFilters(candidate, { channels, statuses })).toBe(expected);
+		expect(matchesFilters(candidate, { events: [STATUS_UPDATE], channels, statuses })).toBe(expected);
 	});
 
 	it('compares channel and status case-insensitively', () => {
-		expect(matchesFilters(eventOn('SMS', 'Delivered'), { channels: ['sms'], statuses: ['delivered'] })).toBe(true);
+		expect(matchesFilters(eventOn('SMS', 'Delivered'), { events: [STATUS_UPDATE], channels: ['sms'], statuses: ['delivered'] })).toBe(true);
+	});
+
+	const inbound: InboundMessageEvent = {
+		event_id: 'evt_in',
+		type: INBOUND_MESSAGE,
+		channel: 'whatsapp',
+		from: '+919812345678',
+		timestamp: '2026-11-23T10:00:00.000Z',
+	};
+
+	it.each([
+		[[INBOUND_MESSAGE], inbound, true],
+		[[STATUS_UPDATE], inbound, false],
+		[[INBOUND_MESSAGE], eventOn('sms', 'delivered'), false],
+		[[], inbound, false],
+		[[], eventOn('sms', 'delivered'), false],
+	])('with Events %j lets %j through: %p', (events, candidate, expected) => {
+		expect(matchesFilters(candidate, { events, channels: [], statuses: [] })).toBe(expected);
+	});
+
+	it('does not hold the status filters against an inbound message, which has no status', () => {
+		expect(matchesFilters(inbound, { events: BOTH_KINDS, channels: ['sms'], statuses: ['failed'] })).toBe(true);
+	});
+
+	it('takes an event without a type for a status update, as every event was one before inbound messages', () => {
+		expect(matchesFilters(eventOn('sms', 'sent'), { events: [INBOUND_MESSAGE], channels: [], statuses: [] })).toBe(false);
+		expect(matchesFilters({ ...eventOn('sms', 'sent'), type: STATUS_UPDATE }, { events: [STATUS_UPDATE], channels: [], statuses: [] })).toBe(true);
 	});
 });

@@ -44,9 +44,15 @@ export const WEBHOOK_ID = TRIGGER_WEBHOOK_ID;
 /** The trigger the shared registry holds, so the webhook a test calls is the one the workflow runs. */
 export const triggerType = messagingTriggerType;
 
-/** A trigger node as n8n stores it: parameters completed with their defaults. */
-export function triggerNode(parameters: INodeParameters = {}): INode {
-	const node = messagingTriggerNode();
+/** The version a trigger added in the editor today gets. */
+export const CURRENT_TRIGGER_VERSION = 1.1;
+
+/**
+ * A trigger node as n8n loads it: parameters completed with the defaults of its version. Version 1 by default, as
+ * workflows saved before inbound messages hold it.
+ */
+export function triggerNode(parameters: INodeParameters = {}, typeVersion = 1): INode {
+	const node = messagingTriggerNode({}, { typeVersion });
 	node.parameters =
 		NodeHelpers.getNodeParameters(
 			triggerType.description.properties,

@@ -39,6 +39,37 @@ export function deliveryEvent(overrides: Partial<DeliveryEventFixture> = {}): De
 	};
 }
 
+export interface InboundEventFixture {
+	event_id: string;
+	type: 'message.inbound';
+	message_id: string;
+	channel: 'whatsapp';
+	from: string;
+	to: string;
+	timestamp: string;
+	message_type: 'text' | 'button';
+	text?: string;
+	button?: { payload: string; text: string };
+	context?: { message_id: string };
+}
+
+/** A text a WhatsApp user wrote to the business number, as the API sends it. */
+export function inboundEvent(overrides: Partial<InboundEventFixture> = {}): InboundEventFixture {
+	eventSequence++;
+	return {
+		event_id: `evt_inbound_${eventSequence}_${Date.now()}`,
+		type: 'message.inbound',
+		message_id: `msg_inbound_${eventSequence}`,
+		channel: 'whatsapp',
+		from: '+919812345678',
+		to: '+918000012345',
+		timestamp: new Date().toISOString(),
+		message_type: 'text',
+		text: 'Hi, where is my order?',
+		...overrides,
+	};
+}
+
 export interface PostOptions {
 	secret?: string;
 	timestamp?: number | string;

@@ -26,6 +26,8 @@ const EXECUTION_CREATION_MS = 5;
 export interface TriggerHarnessOptions {
 	signingSecret: string;
 	parameters?: INodeParameters;
+	/** The trigger's typeVersion; 1, as saved before inbound messages, unless given. */
+	typeVersion?: number;
 }
 
 export interface TriggerHarness {
@@ -85,7 +87,7 @@ let harnessCount = 0;
  */
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
 	logs.length = 0;
-	const node = triggerNode(options.parameters);
+	const node = triggerNode(options.parameters, options.typeVersion);
 	const workflowId = `trigger-harness-${++harnessCount}-${Date.now()}`;
 	const webhookDescription = triggerType.description.webhooks![0];
 	let storedStaticData: IDataObject = {};
