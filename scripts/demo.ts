@@ -1,11 +1,13 @@
 /**
- * `npm run demo`: every example workflow run through n8n (headless, `n8n execute`) against the sandbox,
- * then what was sent, the acknowledgements and the delivery events that followed, and an approval round trip
- * (Send and Wait: asked, link opened, resumed) through the running n8n. With
+ * `npm run demo`: every example workflow run through n8n (headless, `n8n execute`) against the sandbox, an
+ * inbound WhatsApp message answered through the active Messaging Trigger, then what was sent, the
+ * acknowledgements and the delivery events that followed, and an approval round trip (Send and Wait: asked, link
+ * opened, resumed) through the running n8n. With
  * MESSAGING_BASE_URL and MESSAGING_API_KEY set, the same examples run against that provider instead.
  */
 import path from 'node:path';
 
+import { answerInboundMessage, inboundTable } from './lib/demo-inbound';
 import { renderTable, truncate } from './lib/demo-tables';
 import { showApprovalRoundTrip } from './lib/demo-approval';
 import { loadExamples, waitsForAnswer, type Example } from './lib/examples';
@@ -86,8 +88,15 @@ async function main(): Promise<number> {
 			}
 		}
 
+		const inbound = admin ? await answerInboundMessage(admin, stack.n8n.baseUrl, examples) : undefined;
+		if (inbound) {
+			const ack = (inbound.reply?.response as { body?: Sent['ack'] } | undefined)?.body;
+			sent.push({ example: inbound.example, nodeName: 'Reply in the open session', ...(ack?.message_id ? { ack } : { error: 'no reply to the inbound message' }) });
+		}
+
 		console.log(`\nWhat was sent${admin ? ' (as the sandbox received it)' : ''} and the acknowledgements\n`);
 		console.log(admin ? sentTable(sent, await admin.requests()) : acknowledgementTable(sent));
+		if (inbound) console.log(`\nA customer wrote on WhatsApp: the signed inbound event went to the active Messaging Trigger, and the workflow answered\n\n${inboundTable(inbound)}`);
 		if (admin) console.log(`\n${await eventsTable(admin, sent)}`);
 		if (routed.length) {
 			console.log('\nRows sent down the error output (On Error → Continue (using error output)), as the example intends\n');
@@ -159,13 +168,13 @@ async function eventsTable(admin: SandboxAdmin, sent: Sent[]): Promise<string> {
 	const ackedAt = (messageId: unknown) =>
 		Number(requests.find((request) => (request.response as { body?: { message_id?: string } })?.body?.message_id === messageId)?.receivedAt ?? 0);
 	const rows = deliveries.map((attempt) => [
-		`+${((Number(attempt.at) - ackedAt(attempt.messageId)) / 1000).toFixed(1)} s`,
+		attempt.eventType === 'message.inbound' ? 'inbound' : `+${((Number(attempt.at) - ackedAt(attempt.messageId)) / 1000).toFixed(1)} s`,
 		String(attempt.messageId),
-		String(attempt.messageStatus),
+		String(attempt.messageStatus ?? attempt.eventType),
 		new URL(String(attempt.url)).pathname,
 		attempt.status ? `HTTP ${attempt.status}` : String(attempt.error ?? 'no answer'),
 	]);
-	const heading = 'Delivery events the sandbox POSTed (signed) to the callback URL: the active Messaging Trigger in n8n';
+	const heading = 'Events the sandbox POSTed (signed) to n8n: to the callback URL or the account webhook, each an active Messaging Trigger';
 	return rows.length ? `${heading}\n\n${renderTable(['after ack', 'message', 'status', 'to n8n', 'n8n answered'], rows)}` : `${heading}: none arrived in ${EVENTS_WAIT_MS / 1000} s.`;
 }
 

@@ -6,8 +6,9 @@ import path from 'node:path';
 
 import { importCredentialsUnlessUnchanged, messagingApiCredential, packageHasTrigger, signingSecretCredential } from './lib/credentials';
 import { activateTriggerExamples, importExamples } from './lib/example-import';
-import { loadExamples } from './lib/examples';
+import { INBOUND_REPLY_EXAMPLE_ID, loadExamples, triggerPathOf } from './lib/examples';
 import { assertPortFree, findFreePort, LOOPBACK, PortTakenError, readPortFromEnv } from './lib/ports';
+import { SandboxAdmin } from './lib/sandbox-admin';
 import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from './lib/sandbox-server';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
 import { lastLines } from './lib/process-group';
@@ -82,6 +83,13 @@ async function main(): Promise<void> {
 		await client.setupOwnerOrLogin(owner);
 		if (hasTrigger) {
 			for (const name of await activateTriggerExamples(client, examples)) step(`Activated "${name}": its production webhook is live`);
+			const inboundReply = examples.find((example) => example.workflow.id === INBOUND_REPLY_EXAMPLE_ID);
+			if (inboundReply) {
+				// Inbound messages only ever go to the account webhook.
+				const url = `${origin}${triggerPathOf(inboundReply)}`;
+				await new SandboxAdmin(sandbox.baseUrl).setAccountWebhook(url);
+				step(`The sandbox's account webhook is "${inboundReply.workflow.name}": simulated inbound WhatsApp messages run it`);
+			}
 		}
 
 		for (const [what, server] of [['n8n', n8n], ['The sandbox', sandbox]] as const) {
@@ -100,7 +108,9 @@ Ready in ${Math.round((Date.now() - started) / 1000)} s.
   sandbox API  ${sandbox.baseUrl}  (API key ${SANDBOX_API_KEY}; what it received: ${sandbox.baseUrl}/__admin/requests)
 
 The "Messaging Sandbox" credential points at the sandbox and the examples are in Overview → Workflows:
-open one and click "Execute workflow". Logs: ${path.relative(process.cwd(), USER_FOLDER)}/n8n-server.log, sandbox.log
+open one and click "Execute workflow". A customer writing on WhatsApp (answered by the inbound-reply example):
+  curl -X POST ${sandbox.baseUrl}/__admin/inbound -H 'content-type: application/json' -d '{"from": "+919812345678", "text": "Hi"}'
+Logs: ${path.relative(process.cwd(), USER_FOLDER)}/n8n-server.log, sandbox.log
 Press Ctrl-C to stop everything.`);
 	} catch (error) {
 		console.error(`\n${(error as Error).message}`);

@@ -1,6 +1,7 @@
 /**
  * `npm run test:e2e`: the packed package installed as a community node in a real n8n 2.40.7, the
- * examples executed by n8n's CLI against the sandbox, the delivery-event loop, and the editor in Chromium.
+ * examples executed by n8n's CLI against the sandbox, the delivery-event loop, inbound messages answered, and the
+ * editor in Chromium.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { checkEditor } from '../../test/e2e/editor.e2e';
 import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 import { checkExamples } from '../../test/e2e/examples.e2e';
 import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
+import { checkInboundMessages } from '../../test/e2e/inbound-messages.e2e';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
@@ -75,6 +77,9 @@ async function main(): Promise<number> {
 		console.log(`  (${elapsed(phase)})\nDelivery events`);
 		phase = Date.now();
 		await checkDeliveryEvents(context, runner, acknowledgements.get('exSmsOrderDlt001'));
+		console.log(`  (${elapsed(phase)})\nInbound WhatsApp messages`);
+		phase = Date.now();
+		await checkInboundMessages(context, runner, acknowledgements.get('exWaLeadFollow01'));
 		console.log(`  (${elapsed(phase)})\nError output`);
 		phase = Date.now();
 		await checkErrorOutput(context, runner);

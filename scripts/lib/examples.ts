@@ -9,6 +9,9 @@ export const MESSAGING_TRIGGER_NODE_TYPE = 'n8n-nodes-messaging.messagingTrigger
 /** The credential the examples point at; `npm start`, the demo and the e2e create it under this id. */
 export const EXAMPLE_CREDENTIAL = { id: 'msgSandboxCred01', name: 'Messaging Sandbox' };
 
+/** The example that answers inbound WhatsApp messages; the demo, `npm start` and the e2e point the account webhook at it. */
+export const INBOUND_REPLY_EXAMPLE_ID = 'exWaInboundRep01';
+
 /** The origin written into the examples' URLs: the editor `npm start` serves. Other instances swap in their own. */
 export const EXAMPLE_N8N_ORIGIN = 'http://localhost:5678';
 
@@ -61,4 +64,11 @@ export function waitsForAnswer(example: Example): boolean {
 export function forN8nAt(workflow: WorkflowJson, origin: string): WorkflowJson {
 	if (origin === EXAMPLE_N8N_ORIGIN) return workflow;
 	return JSON.parse(JSON.stringify(workflow).split(EXAMPLE_N8N_ORIGIN).join(origin)) as WorkflowJson;
+}
+
+/** The production path of the example's Messaging Trigger, e.g. `/webhook/<webhookId>/messaging-events`. */
+export function triggerPathOf(example: Example): string {
+	const trigger = example.workflow.nodes.find((node) => node.type === MESSAGING_TRIGGER_NODE_TYPE);
+	if (!trigger?.webhookId) throw new Error(`${example.file} has no Messaging Trigger with a webhookId`);
+	return `/webhook/${trigger.webhookId}/messaging-events`;
 }

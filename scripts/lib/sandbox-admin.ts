@@ -11,6 +11,21 @@ export interface RecordedRequest {
 	[key: string]: unknown;
 }
 
+/** A `message.inbound` event as the sandbox POSTs it (sandbox/README.md). */
+export interface InboundEvent {
+	event_id: string;
+	type: 'message.inbound';
+	message_id: string;
+	from: string;
+	to: string;
+	timestamp: string;
+	message_type: 'text' | 'button';
+	text?: string;
+	button?: { payload: string; text: string };
+	context?: { message_id: string };
+	[key: string]: unknown;
+}
+
 export class SandboxAdmin {
 	constructor(readonly baseUrl: string) {}
 
@@ -26,8 +41,12 @@ export class SandboxAdmin {
 		return this.unwrapList<Record<string, unknown>>(await this.call('GET', '/__admin/webhook-deliveries'), 'deliveries');
 	}
 
-	async simulateInbound(from: string): Promise<void> {
-		await this.call('POST', '/__admin/inbound', { from });
+	/**
+	 * A WhatsApp user writes (`{ from, text? , replyTo? }`) or presses a quick-reply button
+	 * (`{ button: { messageId, position } }`): the window opens and the signed event goes to the account webhook.
+	 */
+	async simulateInbound(message: Record<string, unknown>): Promise<InboundEvent> {
+		return ((await this.call('POST', '/__admin/inbound', message)) as { event: InboundEvent }).event;
 	}
 
 	async setAccountWebhook(url: string | null): Promise<void> {

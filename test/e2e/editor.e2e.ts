@@ -202,6 +202,45 @@ async function runEditorChecks(context: E2eContext, runner: CheckRunner, page: P
 		await page.locator('[data-test-id=credential-save-button]').click();
 		await dialog.getByText('Connection tested successfully').waitFor();
 	});
+
+	await checkTriggerEvents(context, runner, page);
+}
+
+/**
+ * The Messaging Trigger as the nodes panel adds it: n8n turns the trigger's Events options into one entry each
+ * ("On inbound messages", "On status updates"), which preselects that kind; Channels and Statuses show only
+ * while status updates are selected.
+ */
+async function checkTriggerEvents(context: E2eContext, runner: CheckRunner, page: Page): Promise<void> {
+	// The workflow left open above has unsaved changes: leave it without saving.
+	page.on('dialog', (dialog) => void dialog.accept());
+	const events = page.locator('[data-test-id=parameter-input-events]');
+	await runner.check('the nodes panel offers the trigger "On inbound messages": Events holds Inbound Messages, no status filter shows', async () => {
+		await page.goto(`${context.n8nBaseUrl}/workflow/new`);
+		await page.locator('[data-test-id=node-creator-plus-button]').click();
+		await page.locator('[data-test-id=node-creator-search-bar]').fill('Messaging');
+		await page.locator('[data-test-id=item-iterator-item][data-keyboard-nav-id^="n8n-nodes-messaging.messaging"]').first().click();
+		const entries = page.locator('[data-test-id=item-iterator-item][data-keyboard-nav-id^="n8n-nodes-messaging.messagingTrigger"]');
+		await entries.first().waitFor();
+		assertEqual(await entries.allInnerTexts(), ['On inbound messages', 'On status updates'], 'trigger entries in the nodes panel');
+		await entries.filter({ hasText: 'On inbound messages' }).click();
+		await events.waitFor();
+		assertEqual((await events.innerText()).trim(), 'Inbound Messages', 'Events of a trigger added "On inbound messages"');
+		const shown = await visibleParameterLabels(page);
+		assert(shown.includes('Events') && !shown.includes('Channels') && !shown.includes('Statuses'), `shown: ${shown.join(', ')}`);
+	});
+
+	await runner.check('selecting Status Updates as well shows Channels and Statuses', async () => {
+		await events.click();
+		await page.locator('.el-select-dropdown__item:visible', { hasText: 'Status Updates' }).click();
+		await page.keyboard.press('Escape');
+		await waitUntil('Statuses to show', async () => (await visibleParameterLabels(page)).includes('Statuses'));
+		const selected = await events.innerText();
+		assert(selected.includes('Inbound Messages') && selected.includes('Status Updates'), `selected: ${selected}`);
+		assert((await visibleParameterLabels(page)).includes('Channels'), 'Channels is not shown with status updates selected');
+		await page.waitForTimeout(600);
+		await page.screenshot({ path: path.join(context.screenshotsDir, 'trigger-events.png') });
+	});
 }
 
 /** The labels of the parameters the NDV shows, as the user reads them. */

@@ -19,8 +19,9 @@ export interface ExpectedSend {
 export const AUTHORIZATION = `Bearer ${SANDBOX_API_KEY}`;
 
 /**
- * What each example's sample data must become on the wire (docs/architecture.md "Wire format"): the sample
- * phone `+91 98123 45678` normalised to E.164, expressions resolved, objects JSON-encoded.
+ * What each example with a manual trigger must send when `n8n execute` runs it (docs/architecture.md "Wire
+ * format"): the sample phone `+91 98123 45678` normalised to E.164, expressions resolved, objects JSON-encoded.
+ * The inbound-reply example starts from the Messaging Trigger instead: inbound-messages.e2e.ts runs it.
  */
 export function expectedSends(n8nOrigin: string): ExpectedSend[] {
 	return [
@@ -37,19 +38,6 @@ export function expectedSends(n8nOrigin: string): ExpectedSend[] {
 				callback_url: `${n8nOrigin}${DELIVERY_EVENTS_PATH}`,
 			},
 			jsonFields: { content: { customer_name: 'Asha', order_id: 'ORD-1234', eta: '24 Nov' } },
-		},
-		{
-			workflowId: 'exWaInboundRep01',
-			messagingNode: 'Reply in the open session',
-			path: '/v1/whatsapp/send',
-			channel: 'whatsapp',
-			status: 'sent',
-			fields: {
-				to: '+919812345678',
-				type: 'session',
-				text: 'Hi Asha, thanks for your message! Our team has it and will answer here shortly.',
-			},
-			jsonFields: {},
 		},
 		{
 			workflowId: 'exWaLeadFollow01',

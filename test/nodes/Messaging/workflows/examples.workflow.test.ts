@@ -9,29 +9,48 @@ import { linksInMessage, WaitingExecutions } from '../../../helpers/waitingExecu
 
 const sandbox = useSandbox();
 
-/** What each example's trigger would hand the Messaging node. */
+/** What each example's trigger would hand its Messaging nodes. */
 const sampleInputs: Record<string, Record<string, unknown>> = {
 	'sms-order-shipped-dlt.json': {
 		body: { customer: { phone: '+91 98123 45678', name: 'Asha' }, order_id: '1234', eta: '24 Nov' },
 	},
-	'whatsapp-inbound-reply.json': { body: { from: '+919812345678', profile_name: 'Asha' } },
+	'whatsapp-inbound-reply.json': {
+		event_id: 'evt_sample',
+		type: 'message.inbound',
+		message_id: 'msg_sample_inbound',
+		channel: 'whatsapp',
+		from: '+919812345678',
+		to: '+918000012345',
+		timestamp: '2026-11-23T10:00:00.000Z',
+		message_type: 'text',
+		text: 'Where is my order?',
+		window_expires_at: '2026-11-24T10:00:00.000Z',
+	},
 	'whatsapp-lead-followup.json': {
 		body: { phone: '+919812345678', first_name: 'Ravi', interest: '2BHK', lead_id: 'L-77' },
 	},
 };
 
-function messagingNodeOf(file: string): INode {
+function messagingNodesOf(file: string): INode[] {
 	const workflow = JSON.parse(readFileSync(path.join(__dirname, '../../../../examples', file), 'utf8')) as {
 		nodes: INode[];
 	};
-	const node = workflow.nodes.find((candidate) => candidate.type === MESSAGING_NODE_TYPE);
-	if (!node) throw new Error(`${file} has no Messaging node`);
-	return node;
+	return workflow.nodes.filter((candidate) => candidate.type === MESSAGING_NODE_TYPE);
 }
 
+const messagingNodes = Object.keys(sampleInputs).flatMap((file) => messagingNodesOf(file).map((node) => [file, node.name, node] as const));
+
 describe('the shipped examples drive the node with the contract parameter names', () => {
-	test.each(Object.keys(sampleInputs))('%s sends and outputs an acknowledgement', async (file) => {
-		const messaging = messagingNodeOf(file);
+	it('finds every Messaging node of the examples, both replies of the inbound one included', () => {
+		expect(messagingNodes.map(([file, name]) => `${file}: ${name}`)).toEqual(
+			expect.arrayContaining([
+				'whatsapp-inbound-reply.json: Reply in the open session',
+				'whatsapp-inbound-reply.json: Reply with a template',
+			]),
+		);
+	});
+
+	test.each(messagingNodes)('%s, "%s", sends and outputs an acknowledgement', async (file, _name, messaging) => {
 		const entry: INode = noOpNode('Input', { id: 'entry' });
 		const { outputs, error } = await runWorkflow({
 			workflow: {
