@@ -31,6 +31,8 @@ function inbound(delivery: ReceivedDelivery): InboundEvent {
 describe('inbound WhatsApp messages: message.inbound events to the account webhook', () => {
 	let sandbox: Sandbox;
 	let receiver: WebhookReceiver;
+	/** The receiver answers its first delivery 500, so the sandbox has to retry it. */
+	let failFirst = false;
 
 	beforeEach(async () => {
 		receiver = await startWebhookReceiver((index) => ({ status: index === 0 && failFirst ? 500 : 200 }));
@@ -42,7 +44,6 @@ describe('inbound WhatsApp messages: message.inbound events to the account webho
 		await sandbox.close();
 		await receiver.close();
 	});
-	let failFirst = false;
 
 	it('posts a signed text event, opens the session window and answers the event to the admin call', async () => {
 		expect((await session(sandbox, CUSTOMER)).status).toBe(422);
