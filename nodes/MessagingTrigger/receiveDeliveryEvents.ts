@@ -2,17 +2,10 @@ import { sleep, type IDataObject, type IWebhookFunctions, type IWebhookResponseD
 
 import { readHeader } from '../shared/readHeader';
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
-import {
-	defaultEventsFor,
-	eventKindOf,
-	INBOUND_MESSAGE,
-	parseDeliveryEvents,
-	type InboundMessageEvent,
-	type MessagingEvent,
-} from './events';
-import { inboundMessageItem } from './inboundMessages';
+import { parseDeliveryEvents, type MessagingEvent } from './events';
+import { outputItemOf } from './inboundMessages';
 import { readSigningSecret } from './signingSecret';
-import { triageEvents, type EventFilters } from './triage';
+import { eventFiltersOf, triageEvents } from './triage';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type VerificationFailure } from './verification';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -183,18 +176,5 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 		const save = memory.takeSave();
 		if (save) saveEventIds(this.getWorkflowStaticData('node'), save);
 	}
-	return { webhookResponse: summary, workflowData: [accepted.map((event) => ({ json: outputOf(event) }))] };
-}
-
-/** Channels and Statuses are hidden, so unset, while status updates are not selected. */
-function eventFiltersOf(context: IWebhookFunctions): EventFilters {
-	return {
-		events: context.getNodeParameter('events', defaultEventsFor(context.getNode().typeVersion)) as string[],
-		channels: context.getNodeParameter('channels', []) as string[],
-		statuses: context.getNodeParameter('statuses', []) as string[],
-	};
-}
-
-function outputOf(event: MessagingEvent): IDataObject {
-	return eventKindOf(event) === INBOUND_MESSAGE ? inboundMessageItem(event as InboundMessageEvent) : event;
+	return { webhookResponse: summary, workflowData: [accepted.map((event) => ({ json: outputItemOf(event) }))] };
 }

@@ -1,5 +1,14 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+
 import type { EventIdMemory } from './deduplication';
-import { eventKindOf, INBOUND_MESSAGE, type DeliveryEvent, type EventKind, type MessagingEvent } from './events';
+import {
+	defaultEventsFor,
+	eventKindOf,
+	INBOUND_MESSAGE,
+	type DeliveryEvent,
+	type EventKind,
+	type MessagingEvent,
+} from './events';
 
 export interface EventFilters {
 	/** The event kinds that start the workflow; none selected starts nothing. */
@@ -7,6 +16,18 @@ export interface EventFilters {
 	/** Status-update filters: an inbound message has no status, and only WhatsApp has them. */
 	channels: string[];
 	statuses: string[];
+}
+
+/**
+ * The node's selection. A node saved without Events gets its version's default; Channels and Statuses are hidden,
+ * so unset, while status updates are not selected.
+ */
+export function eventFiltersOf(context: IWebhookFunctions): EventFilters {
+	return {
+		events: context.getNodeParameter('events', defaultEventsFor(context.getNode().typeVersion)) as string[],
+		channels: context.getNodeParameter('channels', []) as string[],
+		statuses: context.getNodeParameter('statuses', []) as string[],
+	};
 }
 
 /** An empty selection means "all", so a new status from the provider is never dropped by default. */

@@ -1,5 +1,5 @@
 import { INBOUND_MESSAGE, type InboundMessageEvent } from '../../../nodes/MessagingTrigger/events';
-import { inboundMessageItem } from '../../../nodes/MessagingTrigger/inboundMessages';
+import { inboundMessageItem, outputItemOf } from '../../../nodes/MessagingTrigger/inboundMessages';
 
 const event: InboundMessageEvent = {
 	event_id: 'evt_in_1',
@@ -21,5 +21,13 @@ describe('inboundMessageItem', () => {
 
 	it('writes the closing time in UTC whatever offset the event was stamped with', () => {
 		expect(inboundMessageItem({ ...event, timestamp: '2026-11-23T15:45:00+05:30' }).window_expires_at).toBe('2026-11-24T10:15:00.000Z');
+	});
+});
+
+describe('outputItemOf', () => {
+	it('adds the session window to an inbound message and passes a status update on exactly as sent', () => {
+		const status = { event_id: 'evt_1', type: 'message.status', channel: 'sms', status: 'delivered', timestamp: '2026-11-23T10:15:00.000Z' };
+		expect(outputItemOf(status)).toBe(status);
+		expect(outputItemOf(event)).toEqual({ ...event, window_expires_at: '2026-11-24T10:15:00.000Z' });
 	});
 });
