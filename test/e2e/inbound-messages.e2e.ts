@@ -7,7 +7,7 @@ import type { E2eContext } from './context';
 import type { Acknowledgement } from './examples.e2e';
 import { DELIVERY_EVENTS_PATH, DELIVERY_EVENTS_WORKFLOW_ID } from './expected-sends';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { firstOutputOf, listExecutions, readExecution, waitFor, type StoredExecution } from './n8n-executions';
+import { firstOutputOf, listExecutions, readExecution, waitFor, type StoredExecution } from '../../scripts/n8n/executions';
 
 const TRIGGER_NODE = 'WhatsApp message received';
 const SESSION_REPLY = 'Reply in the open session';

@@ -71,7 +71,7 @@ describe('the shipped examples drive the node with the contract parameter names'
 
 describe('the approval example asks with Send and Wait and continues with the answer', () => {
 	test('whatsapp-approval.json sends its template with both links as URL buttons, and the approve link resumes it', async () => {
-		const messaging = messagingNodeOf('whatsapp-approval.json');
+		const [messaging] = messagingNodesOf('whatsapp-approval.json');
 		const order = { body: { order_id: 'ORD-2041', amount: 82000, customer: 'Lakeview Interiors', manager_phone: '+91 98123 45678' } };
 		const runtime = new WaitingExecutions(
 			{
