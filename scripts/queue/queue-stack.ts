@@ -72,7 +72,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 	const services = await startQueueServices(binaries, options.servicesDir);
 	const queue: QueueBackend = { ...services, encryptionKey: encryptionKeyIn(options.servicesDir) };
-	options.log(`Redis ${services.redis.host}:${services.redis.port}, PostgreSQL ${services.postgres.host}:${services.postgres.port}/${services.postgres.database} (data in ${options.servicesDir})`);
+	options.log(`Redis ${services.redis.host}:${services.redis.port}, PostgreSQL ${services.postgres.host}:${services.postgres.port}/${services.postgres.database} (data in ${options.servicesDir}${services.postgres.dataDir.startsWith(options.servicesDir) ? '' : `; the database in ${services.postgres.dataDir}, which the postgres user can reach`})`);
 	const ports = {
 		main: options.mainPort ?? (await findFreePort()),
 		webhook: await findFreePort(),

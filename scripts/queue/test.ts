@@ -26,6 +26,7 @@ async function main(): Promise<number> {
 	const owner = { email: 'queue@example.com', password: 'Queue-check-2026', firstName: 'Queue', lastName: 'Owner' };
 	const runner = new CheckRunner();
 	let stack: QueueStack | undefined;
+	let postgresDataDir: string | undefined;
 	try {
 		stack = await startQueueStack({
 			userFolder: path.join(runDir, 'n8n'),
@@ -39,6 +40,7 @@ async function main(): Promise<number> {
 			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
 			log,
 		});
+		postgresDataDir = stack.services.postgres.dataDir;
 		log(`Queue mode up in ${((Date.now() - started) / 1000).toFixed(1)} s: main ${stack.main.baseUrl}, webhook process ${stack.webhook.baseUrl}, workers ${stack.workers.map((worker) => worker.baseUrl).join(', ')}`);
 		const sandbox = new SandboxAdmin(stack.sandbox.baseUrl);
 		console.log('\nCampaigns across workers');
@@ -53,6 +55,7 @@ async function main(): Promise<number> {
 	else {
 		fs.rmSync(runDir, { recursive: true, force: true });
 		fs.rmSync(servicesDir, { recursive: true, force: true });
+		if (postgresDataDir) fs.rmSync(postgresDataDir, { recursive: true, force: true });
 	}
 	console.log(`queue mode finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	console.log(runner.summary());
