@@ -11,7 +11,7 @@ import { assertPortFree, findFreePort, LOOPBACK, PortTakenError, readPortFromEnv
 import { SandboxAdmin } from './lib/sandbox-admin';
 import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from './lib/sandbox-server';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
-import { lastLines } from './lib/process-group';
+import { StopSwitch } from './lib/process-group';
 import { ensureN8nInstalled } from './n8n/install';
 import { buildAndPack, installPackageIntoUserFolder } from './n8n/package';
 import { CACHE_DIR } from './n8n/paths';
@@ -40,19 +40,10 @@ async function main(): Promise<void> {
 
 	let sandbox: SandboxServer | undefined;
 	let n8n: N8nServer | undefined;
-	let stopping = false;
-	const stopAll = async (exitCode: number): Promise<never> => {
-		if (!stopping) {
-			stopping = true;
-			console.log('\nStopping n8n and the sandbox…');
-			await n8n?.stop();
-			await sandbox?.stop();
-			console.log('Stopped.');
-		}
-		process.exit(exitCode);
-	};
-	process.on('SIGINT', () => void stopAll(0));
-	process.on('SIGTERM', () => void stopAll(0));
+	const stopSwitch = new StopSwitch('n8n and the sandbox', async () => {
+		await n8n?.stop();
+		await sandbox?.stop();
+	});
 
 	try {
 		const sandboxBaseUrl = `http://${LOOPBACK}:${sandboxPort}`;
@@ -92,13 +83,8 @@ async function main(): Promise<void> {
 			}
 		}
 
-		for (const [what, server] of [['n8n', n8n], ['The sandbox', sandbox]] as const) {
-			void server.exited.then(() => {
-				if (stopping) return;
-				console.error(`\n${what} stopped unexpectedly. Last lines of ${server.logFile}:\n${lastLines(server.logFile, 15)}`);
-				void stopAll(1);
-			});
-		}
+		stopSwitch.stopAllWhenExited('n8n', n8n);
+		stopSwitch.stopAllWhenExited('The sandbox', sandbox);
 
 		console.log(`
 Ready in ${Math.round((Date.now() - started) / 1000)} s.
@@ -114,7 +100,7 @@ Logs: ${path.relative(process.cwd(), USER_FOLDER)}/n8n-server.log, sandbox.log
 Press Ctrl-C to stop everything.`);
 	} catch (error) {
 		console.error(`\n${(error as Error).message}`);
-		await stopAll(1);
+		await stopSwitch.stopAll(1);
 	}
 }
 

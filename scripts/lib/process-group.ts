@@ -66,3 +66,36 @@ export function lastLines(file: string, count: number): string {
 	if (!fs.existsSync(file)) return '(no log)';
 	return fs.readFileSync(file, 'utf8').trim().split('\n').slice(-count).join('\n');
 }
+
+/** What a long-running command (`npm start`, `npm run start:queue`) stops on Ctrl-C, on failure, or when a part dies. */
+export class StopSwitch {
+	private stopping = false;
+
+	constructor(
+		private readonly what: string,
+		private readonly stop: () => Promise<void>,
+	) {
+		process.on('SIGINT', () => void this.stopAll(0));
+		process.on('SIGTERM', () => void this.stopAll(0));
+	}
+
+	/** Stops everything once, however many callers ask, then exits. */
+	async stopAll(exitCode: number): Promise<never> {
+		if (!this.stopping) {
+			this.stopping = true;
+			console.log(`\nStopping ${this.what}…`);
+			await this.stop();
+			console.log('Stopped.');
+		}
+		process.exit(exitCode);
+	}
+
+	/** A part that exits on its own (not stopped by this switch) takes everything down, with the end of its log. */
+	stopAllWhenExited(name: string, part: { exited: Promise<void>; logFile: string }): void {
+		void part.exited.then(() => {
+			if (this.stopping) return;
+			console.error(`\n${name} stopped unexpectedly. Last lines of ${part.logFile}:\n${lastLines(part.logFile, 15)}`);
+			void this.stopAll(1);
+		});
+	}
+}

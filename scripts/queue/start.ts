@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadExamples } from '../lib/examples';
 import { loadOrCreateOwnerAccount } from '../lib/owner-account';
 import { assertPortFree, PortTakenError, readPortFromEnv } from '../lib/ports';
-import { lastLines } from '../lib/process-group';
+import { StopSwitch } from '../lib/process-group';
 import { SANDBOX_API_KEY } from '../lib/sandbox-server';
 import { ensureN8nInstalled } from '../n8n/install';
 import { CACHE_DIR } from '../n8n/paths';
@@ -24,18 +24,9 @@ async function main(): Promise<void> {
 	await ensureN8nInstalled(log);
 
 	let stack: QueueStack | undefined;
-	let stopping = false;
-	const stopAll = async (exitCode: number): Promise<never> => {
-		if (!stopping) {
-			stopping = true;
-			console.log('\nStopping n8n (main, workers, webhook process), the sandbox, PostgreSQL and Redis…');
-			await stack?.stop();
-			console.log('Stopped.');
-		}
-		process.exit(exitCode);
-	};
-	process.on('SIGINT', () => void stopAll(0));
-	process.on('SIGTERM', () => void stopAll(0));
+	const stopSwitch = new StopSwitch('n8n (main, workers, webhook process), the sandbox, PostgreSQL and Redis', async () => {
+		await stack?.stop();
+	});
 
 	try {
 		const owner = loadOrCreateOwnerAccount(USER_FOLDER);
@@ -51,13 +42,7 @@ async function main(): Promise<void> {
 			mainPort,
 			log,
 		});
-		for (const server of [stack.main, stack.webhook, ...stack.workers]) {
-			void server.exited.then(() => {
-				if (stopping) return;
-				console.error(`\nAn n8n process stopped unexpectedly. Last lines of ${server.logFile}:\n${lastLines(server.logFile, 15)}`);
-				void stopAll(1);
-			});
-		}
+		for (const server of [stack.main, stack.webhook, ...stack.workers]) stopSwitch.stopAllWhenExited('An n8n process', server);
 		const { services } = stack;
 		console.log(`
 Queue mode ready in ${Math.round((Date.now() - started) / 1000)} s.
@@ -73,7 +58,7 @@ Executions started in the editor, by webhooks or by triggers run on the workers.
 Press Ctrl-C to stop everything.`);
 	} catch (error) {
 		console.error(`\n${(error as Error).message}`);
-		await stopAll(1);
+		await stopSwitch.stopAll(1);
 	}
 }
 
