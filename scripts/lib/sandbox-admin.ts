@@ -1,3 +1,7 @@
+import type { InboundEvent } from '../../sandbox/types';
+
+export type { InboundEvent };
+
 /** A client for the sandbox's admin endpoints (`/__admin/*`): what it received, and simulated inbound traffic. */
 export interface RecordedRequest {
 	method: string;
@@ -8,21 +12,6 @@ export interface RecordedRequest {
 	body?: unknown;
 	status?: number;
 	response?: unknown;
-	[key: string]: unknown;
-}
-
-/** A `message.inbound` event as the sandbox POSTs it (sandbox/README.md). */
-export interface InboundEvent {
-	event_id: string;
-	type: 'message.inbound';
-	message_id: string;
-	from: string;
-	to: string;
-	timestamp: string;
-	message_type: 'text' | 'button';
-	text?: string;
-	button?: { payload: string; text: string };
-	context?: { message_id: string };
 	[key: string]: unknown;
 }
 

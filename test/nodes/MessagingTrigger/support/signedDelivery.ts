@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { InboundEvent } from '../../../../sandbox';
 
 /** Signs like the Messaging API does, written independently of the node's own helper. */
 export function sign(secret: string, timestamp: number | string, body: string | Buffer): string {
@@ -39,19 +40,8 @@ export function deliveryEvent(overrides: Partial<DeliveryEventFixture> = {}): De
 	};
 }
 
-export interface InboundEventFixture {
-	event_id: string;
-	type: 'message.inbound';
-	message_id: string;
-	channel: 'whatsapp';
-	from: string;
-	to: string;
-	timestamp: string;
-	message_type: 'text' | 'button';
-	text?: string;
-	button?: { payload: string; text: string };
-	context?: { message_id: string };
-}
+/** An inbound event exactly as the sandbox (the API) sends it. */
+export type InboundEventFixture = InboundEvent;
 
 /** A text a WhatsApp user wrote to the business number, as the API sends it. */
 export function inboundEvent(overrides: Partial<InboundEventFixture> = {}): InboundEventFixture {
