@@ -17,7 +17,13 @@ export function authenticate(headers: IncomingHttpHeaders, knownKeys: ReadonlySe
 		);
 	}
 	if (!knownKeys.has(match[1])) {
-		throw new ApiError(401, 'invalid_api_key', 'The API key is not valid. Check the key in your credential.', undefined, CHALLENGE);
+		throw new ApiError(
+			401,
+			'invalid_api_key',
+			'The API key is not valid. Check the key in your credential.',
+			undefined,
+			CHALLENGE,
+		);
 	}
 	return match[1];
 }

@@ -14,7 +14,13 @@ async function main(): Promise<void> {
 
 	let sandbox;
 	try {
-		sandbox = await startSandbox({ port, host, quiet: false, lifecycle: { stepDelayMs: 1000 }, faults });
+		sandbox = await startSandbox({
+			port,
+			host,
+			quiet: false,
+			lifecycle: { stepDelayMs: 1000 },
+			faults,
+		});
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
 			process.stderr.write(
@@ -51,11 +57,14 @@ async function main(): Promise<void> {
 function readFaultsFile(path: string | undefined): FaultRule[] {
 	if (path === undefined || path === '') return [];
 	const rules: unknown = JSON.parse(readFileSync(path, 'utf8'));
-	if (!Array.isArray(rules)) throw new Error(`SANDBOX_FAULTS_FILE ${path} must hold a JSON array of fault rules`);
+	if (!Array.isArray(rules))
+		throw new Error(`SANDBOX_FAULTS_FILE ${path} must hold a JSON array of fault rules`);
 	return rules as FaultRule[];
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+	process.stderr.write(
+		`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -9,6 +9,7 @@ export async function closedPortUrl(): Promise<string> {
 	});
 	const address = server.address();
 	await new Promise<void>((resolve) => server.close(() => resolve()));
-	if (address === null || typeof address === 'string') throw new Error('No TCP address for the probe server');
+	if (address === null || typeof address === 'string')
+		throw new Error('No TCP address for the probe server');
 	return `http://127.0.0.1:${address.port}`;
 }

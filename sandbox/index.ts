@@ -6,7 +6,13 @@ import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
 import { createSandboxServer, listen } from './server';
 import { checkedRateLimit } from './throughput/rate-limiter';
 import { inboundEvent } from './inbound/inbound-event';
-import type { FaultRule, InboundSimulation, Sandbox, SandboxConfigPatch, SandboxOptions } from './types';
+import type {
+	FaultRule,
+	InboundSimulation,
+	Sandbox,
+	SandboxConfigPatch,
+	SandboxOptions,
+} from './types';
 import { signPayload } from './webhooks/signing';
 
 export * from './types';
@@ -33,10 +39,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		messages: () => context.messages.list(),
 		simulateInbound(input: string | InboundSimulation) {
 			const { messages, templates } = context;
-			const sources = { businessNumber: context.seed.account.businessNumber, messages, templates, nowMs: context.clock.now() };
+			const sources = {
+				businessNumber: context.seed.account.businessNumber,
+				messages,
+				templates,
+				nowMs: context.clock.now(),
+			};
 			const event = inboundEvent(sources, input);
 			context.sessions.recordInbound(event.from);
-			if (context.account.webhookUrl !== null) context.webhooks.enqueue(event, context.account.webhookUrl);
+			if (context.account.webhookUrl !== null)
+				context.webhooks.enqueue(event, context.account.webhookUrl);
 			return event;
 		},
 		setWebhookUrl(url: string | null) {
@@ -45,11 +57,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		configure(patch: Partial<SandboxConfigPatch>) {
 			const unknown = Object.keys(patch).filter((key) => !CONFIG_KEYS.includes(key));
-			if (unknown.length > 0) throw new Error(`Unknown config ${unknown.join(', ')}; use ${CONFIG_KEYS.join(', ')}`);
+			if (unknown.length > 0)
+				throw new Error(`Unknown config ${unknown.join(', ')}; use ${CONFIG_KEYS.join(', ')}`);
 			// Check the whole patch first: a bad part must not leave the good parts applied.
 			const latency = patch.latency === undefined ? undefined : checkedLatency(patch.latency);
-			const rateLimit = patch.rateLimit === undefined ? undefined : checkedRateLimit(patch.rateLimit);
-			const lifecycle = patch.lifecycle === undefined ? undefined : checkedLifecycle(patch.lifecycle);
+			const rateLimit =
+				patch.rateLimit === undefined ? undefined : checkedRateLimit(patch.rateLimit);
+			const lifecycle =
+				patch.lifecycle === undefined ? undefined : checkedLifecycle(patch.lifecycle);
 			if (latency !== undefined) context.latency = latency;
 			if (rateLimit !== undefined) context.rateLimiter.configure(rateLimit);
 			if (lifecycle !== undefined) context.lifecycle.configure(lifecycle);
@@ -88,5 +103,6 @@ function assertHttpUrl(url: string): void {
 	} catch {
 		throw new Error(`'${url}' is not an absolute URL`);
 	}
-	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`'${url}' is not an http(s) URL`);
+	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+		throw new Error(`'${url}' is not an http(s) URL`);
 }

@@ -8,7 +8,8 @@ export class RequestLog {
 
 	add(entry: RecordedRequest): void {
 		this.entries.push(entry);
-		if (this.entries.length > MAX_RECORDED_REQUESTS) this.entries.splice(0, this.entries.length - MAX_RECORDED_REQUESTS);
+		if (this.entries.length > MAX_RECORDED_REQUESTS)
+			this.entries.splice(0, this.entries.length - MAX_RECORDED_REQUESTS);
 	}
 
 	list(): RecordedRequest[] {

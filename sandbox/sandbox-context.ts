@@ -10,7 +10,13 @@ import { TemplateRegistry } from './templates';
 import { IdempotencyStore } from './throughput/idempotency-store';
 import { RateLimiter } from './throughput/rate-limiter';
 import { TimerRegistry } from './timers';
-import type { LatencyConfig, MessageRecord, SandboxClock, SandboxOptions, SandboxSeed } from './types';
+import type {
+	LatencyConfig,
+	MessageRecord,
+	SandboxClock,
+	SandboxOptions,
+	SandboxSeed,
+} from './types';
 import { statusEvent } from './webhooks/delivery-event';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 
@@ -45,8 +51,16 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 	const quiet = options.quiet ?? true;
 	const faults = new FaultRules();
 	for (const rule of options.faults ?? []) faults.add(rule);
-	const account = { signingSecret: seed.account.signingSecret, webhookUrl: seed.account.webhookUrl };
-	const webhooks = new WebhookDispatcher(options.webhooks ?? {}, clock, timers, account.signingSecret);
+	const account = {
+		signingSecret: seed.account.signingSecret,
+		webhookUrl: seed.account.webhookUrl,
+	};
+	const webhooks = new WebhookDispatcher(
+		options.webhooks ?? {},
+		clock,
+		timers,
+		account.signingSecret,
+	);
 	// The per-message callback_url replaces the account webhook, never adds to it.
 	const announceStatusChange = (message: MessageRecord) => {
 		const url = message.callbackUrl ?? account.webhookUrl;

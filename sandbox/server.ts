@@ -9,12 +9,17 @@ export function createSandboxServer(context: SandboxContext, admin: AdminOperati
 		const startedAt = Date.now();
 		const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
 		response.on('finish', () =>
-			context.log(`${request.method} ${path} -> ${response.statusCode} (${Date.now() - startedAt} ms)`),
+			context.log(
+				`${request.method} ${path} -> ${response.statusCode} (${Date.now() - startedAt} ms)`,
+			),
 		);
 		route(context, admin, request, response, path).catch((error: unknown) => {
 			context.log(`${request.method} ${path} failed inside the sandbox: ${String(error)}`);
 			if (!response.headersSent) {
-				writeAnswer(response, jsonAnswer(500, { error: { code: 'internal_error', message: 'The sandbox failed.' } }));
+				writeAnswer(
+					response,
+					jsonAnswer(500, { error: { code: 'internal_error', message: 'The sandbox failed.' } }),
+				);
 			}
 		});
 	});
@@ -27,7 +32,8 @@ function route(
 	response: ServerResponse,
 	path: string,
 ): Promise<void> {
-	if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) return handleAdminRequest(admin, request, response, path);
+	if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`))
+		return handleAdminRequest(admin, request, response, path);
 	return handleApiRequest(context, request, response, path);
 }
 
@@ -37,7 +43,8 @@ export function listen(server: Server, port: number, host: string): Promise<numb
 		server.listen(port, host, () => {
 			server.off('error', reject);
 			const address = server.address();
-			if (address === null || typeof address === 'string') reject(new Error('The sandbox has no TCP address'));
+			if (address === null || typeof address === 'string')
+				reject(new Error('The sandbox has no TCP address'));
 			else resolve(address.port);
 		});
 	});

@@ -8,7 +8,9 @@ export class TemplateRegistry {
 
 	constructor(seed: Pick<SandboxSeed, 'dltEntities' | 'whatsappTemplates'>) {
 		this.dltEntities = new Map(seed.dltEntities.map((entity) => [entity.entityId, entity]));
-		this.whatsappTemplates = new Map(seed.whatsappTemplates.map((template) => [template.name, template]));
+		this.whatsappTemplates = new Map(
+			seed.whatsappTemplates.map((template) => [template.name, template]),
+		);
 	}
 
 	dltTemplate(entityId: string, templateId: string): DltTemplate {

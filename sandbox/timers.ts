@@ -5,10 +5,13 @@ export class TimerRegistry {
 
 	schedule(delayMs: number, run: () => void): void {
 		if (this.closed) return;
-		const timer = setTimeout(() => {
-			this.pending.delete(timer);
-			if (!this.closed) run();
-		}, Math.max(0, delayMs));
+		const timer = setTimeout(
+			() => {
+				this.pending.delete(timer);
+				if (!this.closed) run();
+			},
+			Math.max(0, delayMs),
+		);
 		this.pending.add(timer);
 	}
 

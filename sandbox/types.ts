@@ -37,7 +37,12 @@ export interface FailingRecipient {
 
 export interface SandboxSeed {
 	/** `businessNumber` is the account's WhatsApp number: the `to` of every inbound message. */
-	account: { apiKey: string; signingSecret: string; webhookUrl: string | null; businessNumber: string };
+	account: {
+		apiKey: string;
+		signingSecret: string;
+		webhookUrl: string | null;
+		businessNumber: string;
+	};
 	dltEntities: DltEntity[];
 	whatsappTemplates: WhatsAppTemplate[];
 	failingRecipients: FailingRecipient[];
@@ -105,7 +110,12 @@ export interface StatusChange {
 	error: ErrorDetail | null;
 }
 
-export type AcceptedUnderFault = 'delay' | 'reset-after-body' | 'not-json' | 'ack-without-id' | 'status';
+export type AcceptedUnderFault =
+	| 'delay'
+	| 'reset-after-body'
+	| 'not-json'
+	| 'ack-without-id'
+	| 'status';
 
 export interface MessageRecord {
 	id: string;

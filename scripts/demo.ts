@@ -33,7 +33,10 @@ function providerFromEnvironment(): { baseUrl: string; apiKey: string } | undefi
 	const baseUrl = process.env.MESSAGING_BASE_URL;
 	const apiKey = process.env.MESSAGING_API_KEY;
 	if (!baseUrl && !apiKey) return undefined;
-	if (!baseUrl || !apiKey) throw new Error('Set both MESSAGING_BASE_URL and MESSAGING_API_KEY to run against a provider, or neither for the sandbox.');
+	if (!baseUrl || !apiKey)
+		throw new Error(
+			'Set both MESSAGING_BASE_URL and MESSAGING_API_KEY to run against a provider, or neither for the sandbox.',
+		);
 	return { baseUrl, apiKey };
 }
 
@@ -51,10 +54,16 @@ async function main(): Promise<number> {
 	const examples = loadExamples();
 	const runnable = examples.filter(isRunnable);
 	if (provider) {
-		console.log(`REAL PROVIDER: the examples will send ${runnable.length} real message(s) through ${provider.baseUrl} (MESSAGING_BASE_URL),`);
-		console.log('with the recipients, template ids and names written in examples/. Press Ctrl-C now to stop.\n');
+		console.log(
+			`REAL PROVIDER: the examples will send ${runnable.length} real message(s) through ${provider.baseUrl} (MESSAGING_BASE_URL),`,
+		);
+		console.log(
+			'with the recipients, template ids and names written in examples/. Press Ctrl-C now to stop.\n',
+		);
 	} else {
-		console.log('Running the examples against the local sandbox (set MESSAGING_BASE_URL and MESSAGING_API_KEY for a real provider).\n');
+		console.log(
+			'Running the examples against the local sandbox (set MESSAGING_BASE_URL and MESSAGING_API_KEY for a real provider).\n',
+		);
 	}
 	await ensureN8nInstalled((line) => console.log(`› ${line}`));
 	const userFolder = path.join(CACHE_DIR, provider ? 'demo-provider' : 'demo');
@@ -79,33 +88,63 @@ async function main(): Promise<number> {
 			try {
 				const run = await executeWorkflow(stack.cli, example.workflow.id);
 				for (const node of example.messagingNodes) {
-					for (const ack of outputItemsOf(run, node.name)) sent.push({ example, nodeName: node.name, ack: ack as Sent['ack'] });
+					for (const ack of outputItemsOf(run, node.name))
+						sent.push({ example, nodeName: node.name, ack: ack as Sent['ack'] });
 					// Rows the example routes to its error branch on purpose (a bad number, a refused template).
-					for (const row of outputItemsOf(run, node.name, 1)) routed.push({ example, nodeName: node.name, error: String(row.error) });
+					for (const row of outputItemsOf(run, node.name, 1))
+						routed.push({ example, nodeName: node.name, error: String(row.error) });
 				}
 			} catch (error) {
-				sent.push({ example, nodeName: example.messagingNodes[0].name, error: (error as Error).message.split('\n').slice(0, 3).join(' ') });
+				sent.push({
+					example,
+					nodeName: example.messagingNodes[0].name,
+					error: (error as Error).message.split('\n').slice(0, 3).join(' '),
+				});
 			}
 		}
 
-		const inbound = admin ? await answerInboundMessage(admin, stack.n8n.baseUrl, examples) : undefined;
+		const inbound = admin
+			? await answerInboundMessage(admin, stack.n8n.baseUrl, examples)
+			: undefined;
 		if (inbound) {
 			const ack = (inbound.reply?.response as { body?: Sent['ack'] } | undefined)?.body;
-			sent.push({ example: inbound.example, nodeName: 'Reply in the open session', ...(ack?.message_id ? { ack } : { error: 'no reply to the inbound message' }) });
+			sent.push({
+				example: inbound.example,
+				nodeName: 'Reply in the open session',
+				...(ack?.message_id ? { ack } : { error: 'no reply to the inbound message' }),
+			});
 		}
 
-		console.log(`\nWhat was sent${admin ? ' (as the sandbox received it)' : ''} and the acknowledgements\n`);
+		console.log(
+			`\nWhat was sent${admin ? ' (as the sandbox received it)' : ''} and the acknowledgements\n`,
+		);
 		console.log(admin ? sentTable(sent, await admin.requests()) : acknowledgementTable(sent));
-		if (inbound) console.log(`\nA customer wrote on WhatsApp: the signed inbound event went to the active Messaging Trigger, and the workflow answered\n\n${inboundTable(inbound)}`);
+		if (inbound)
+			console.log(
+				`\nA customer wrote on WhatsApp: the signed inbound event went to the active Messaging Trigger, and the workflow answered\n\n${inboundTable(inbound)}`,
+			);
 		if (admin) console.log(`\n${await eventsTable(admin, sent)}`);
 		if (routed.length) {
-			console.log('\nRows sent down the error output (On Error → Continue (using error output)), as the example intends\n');
-			console.log(renderTable(['example', 'node', 'error'], routed.map(({ example, nodeName, error }) => [shortName(example), nodeName, truncate(error ?? '', 90)])));
+			console.log(
+				'\nRows sent down the error output (On Error → Continue (using error output)), as the example intends\n',
+			);
+			console.log(
+				renderTable(
+					['example', 'node', 'error'],
+					routed.map(({ example, nodeName, error }) => [
+						shortName(example),
+						nodeName,
+						truncate(error ?? '', 90),
+					]),
+				),
+			);
 		}
 		const approvalOk = admin ? await showApprovalRoundTrip(stack, admin) : true;
 		const failed = sent.filter((entry) => entry.error);
 		for (const entry of failed) console.log(`\n✗ ${entry.example.workflow.name}: ${entry.error}`);
-		console.log(`\n${sent.length - failed.length} of ${sent.length} sends acknowledged${routed.length ? `; ${routed.length} rows on error outputs` : ''}.`);
+		console.log(
+			`\n${sent.length - failed.length} of ${sent.length} sends acknowledged${routed.length ? `; ${routed.length} rows on error outputs` : ''}.`,
+		);
 		return failed.length === 0 && sent.length > 0 && approvalOk ? 0 : 1;
 	} finally {
 		await stack?.stop();
@@ -114,7 +153,11 @@ async function main(): Promise<number> {
 
 function sentTable(sent: Sent[], requests: RecordedRequest[]): string {
 	const rows = sent.map(({ example, ack, error }) => {
-		const request = requests.find((candidate) => (candidate.response as { body?: { message_id?: string } })?.body?.message_id === ack?.message_id);
+		const request = requests.find(
+			(candidate) =>
+				(candidate.response as { body?: { message_id?: string } })?.body?.message_id ===
+				ack?.message_id,
+		);
 		const fields = (request?.fields ?? {}) as Record<string, string>;
 		return [
 			shortName(example),
@@ -131,14 +174,18 @@ function acknowledgementTable(sent: Sent[]): string {
 	const rows = sent.map(({ example, nodeName, ack, error }) => [
 		shortName(example),
 		nodeName,
-		ack ? `${ack.message_id}  ${ack.status}  ${ack.channel}` : `FAILED: ${truncate(error ?? '', 60)}`,
+		ack
+			? `${ack.message_id}  ${ack.status}  ${ack.channel}`
+			: `FAILED: ${truncate(error ?? '', 60)}`,
 	]);
 	return renderTable(['example', 'node', 'acknowledgement'], rows);
 }
 
 function describeContent(fields: Record<string, string>): string {
-	if (fields.template_id) return `DLT ${fields.template_id} ${fields.content}${fields.callback_url ? ' + callback_url' : ''}`;
-	if (fields.type === 'template') return `template ${fields.template_name} ${fields.components ?? ''}`;
+	if (fields.template_id)
+		return `DLT ${fields.template_id} ${fields.content}${fields.callback_url ? ' + callback_url' : ''}`;
+	if (fields.type === 'template')
+		return `template ${fields.template_name} ${fields.components ?? ''}`;
 	return `session "${fields.text}"`;
 }
 
@@ -154,28 +201,46 @@ async function eventsTable(admin: SandboxAdmin, sent: Sent[]): Promise<string> {
 			.map((request) => (request.response as { body?: { message_id?: string } })?.body?.message_id),
 	);
 	const smsIds = new Set(
-		sent.filter((entry) => entry.ack?.channel === 'sms' && withCallback.has(entry.ack.message_id)).map((entry) => entry.ack!.message_id),
+		sent
+			.filter((entry) => entry.ack?.channel === 'sms' && withCallback.has(entry.ack.message_id))
+			.map((entry) => entry.ack!.message_id),
 	);
 	const deadline = Date.now() + EVENTS_WAIT_MS;
 	let deliveries = await admin.webhookDeliveries();
 	const finished = () =>
-		[...smsIds].every((id) => deliveries.some((attempt) => attempt.messageId === id && ['delivered', 'failed', 'undelivered'].includes(String(attempt.messageStatus))));
+		[...smsIds].every((id) =>
+			deliveries.some(
+				(attempt) =>
+					attempt.messageId === id &&
+					['delivered', 'failed', 'undelivered'].includes(String(attempt.messageStatus)),
+			),
+		);
 	while (!finished() && Date.now() < deadline) {
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		deliveries = await admin.webhookDeliveries();
 	}
 	const requests = await admin.requests();
 	const ackedAt = (messageId: unknown) =>
-		Number(requests.find((request) => (request.response as { body?: { message_id?: string } })?.body?.message_id === messageId)?.receivedAt ?? 0);
+		Number(
+			requests.find(
+				(request) =>
+					(request.response as { body?: { message_id?: string } })?.body?.message_id === messageId,
+			)?.receivedAt ?? 0,
+		);
 	const rows = deliveries.map((attempt) => [
-		attempt.eventType === 'message.inbound' ? 'inbound' : `+${((Number(attempt.at) - ackedAt(attempt.messageId)) / 1000).toFixed(1)} s`,
+		attempt.eventType === 'message.inbound'
+			? 'inbound'
+			: `+${((Number(attempt.at) - ackedAt(attempt.messageId)) / 1000).toFixed(1)} s`,
 		String(attempt.messageId),
 		String(attempt.messageStatus ?? attempt.eventType),
 		new URL(String(attempt.url)).pathname,
 		attempt.status ? `HTTP ${attempt.status}` : String(attempt.error ?? 'no answer'),
 	]);
-	const heading = 'Events the sandbox POSTed (signed) to n8n: to the callback URL or the account webhook, each an active Messaging Trigger';
-	return rows.length ? `${heading}\n\n${renderTable(['after ack', 'message', 'status', 'to n8n', 'n8n answered'], rows)}` : `${heading}: none arrived in ${EVENTS_WAIT_MS / 1000} s.`;
+	const heading =
+		'Events the sandbox POSTed (signed) to n8n: to the callback URL or the account webhook, each an active Messaging Trigger';
+	return rows.length
+		? `${heading}\n\n${renderTable(['after ack', 'message', 'status', 'to n8n', 'n8n answered'], rows)}`
+		: `${heading}: none arrived in ${EVENTS_WAIT_MS / 1000} s.`;
 }
 
 main().then(

@@ -4,12 +4,28 @@
  */
 import path from 'node:path';
 
-import { importCredentialsUnlessUnchanged, messagingApiCredential, packageHasTrigger, signingSecretCredential } from './lib/credentials';
+import {
+	importCredentialsUnlessUnchanged,
+	messagingApiCredential,
+	packageHasTrigger,
+	signingSecretCredential,
+} from './lib/credentials';
 import { activateTriggerExamples, importExamples } from './lib/example-import';
 import { INBOUND_REPLY_EXAMPLE_ID, loadExamples, triggerPathOf } from './lib/examples';
-import { assertPortFree, findFreePort, LOOPBACK, PortTakenError, readPortFromEnv } from './lib/ports';
+import {
+	assertPortFree,
+	findFreePort,
+	LOOPBACK,
+	PortTakenError,
+	readPortFromEnv,
+} from './lib/ports';
 import { SandboxAdmin } from './lib/sandbox-admin';
-import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from './lib/sandbox-server';
+import {
+	SANDBOX_API_KEY,
+	SANDBOX_SIGNING_SECRET,
+	startSandboxServer,
+	type SandboxServer,
+} from './lib/sandbox-server';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
 import { StopSwitch } from './lib/process-group';
 import { ensureN8nInstalled } from './n8n/install';
@@ -33,7 +49,11 @@ async function main(): Promise<void> {
 
 	await ensureN8nInstalled(step);
 	const packed = await buildAndPack(path.join(CACHE_DIR, 'pack'), { reuseIfUnchanged: true });
-	step(packed.reused ? 'Package unchanged since the last start: reusing its build' : `Built and packed ${path.basename(packed.tarball)}`);
+	step(
+		packed.reused
+			? 'Package unchanged since the last start: reusing its build'
+			: `Built and packed ${path.basename(packed.tarball)}`,
+	);
 	if ((await installPackageIntoUserFolder(USER_FOLDER, packed)) === 'installed') {
 		step('Installed the package into .cache/start/.n8n/nodes');
 	}
@@ -56,7 +76,11 @@ async function main(): Promise<void> {
 		]);
 		const examples = loadExamples();
 		const imported = await importExamples(target, examples, { origin, keepUnchanged: true });
-		step(imported.length ? `Imported ${imported.length} example workflow(s)` : 'Example workflows already imported (your edits are kept)');
+		step(
+			imported.length
+				? `Imported ${imported.length} example workflow(s)`
+				: 'Example workflows already imported (your edits are kept)',
+		);
 
 		// Neither needs the other to boot; n8n's boot is the long part of a restart.
 		step('Starting the sandbox and n8n');
@@ -73,13 +97,18 @@ async function main(): Promise<void> {
 		const client = new N8nRestClient(n8n.baseUrl);
 		await client.setupOwnerOrLogin(owner);
 		if (hasTrigger) {
-			for (const name of await activateTriggerExamples(client, examples)) step(`Activated "${name}": its production webhook is live`);
-			const inboundReply = examples.find((example) => example.workflow.id === INBOUND_REPLY_EXAMPLE_ID);
+			for (const name of await activateTriggerExamples(client, examples))
+				step(`Activated "${name}": its production webhook is live`);
+			const inboundReply = examples.find(
+				(example) => example.workflow.id === INBOUND_REPLY_EXAMPLE_ID,
+			);
 			if (inboundReply) {
 				// Inbound messages only ever go to the account webhook.
 				const url = `${origin}${triggerPathOf(inboundReply)}`;
 				await new SandboxAdmin(sandbox.baseUrl).setAccountWebhook(url);
-				step(`The sandbox's account webhook is "${inboundReply.workflow.name}": simulated inbound WhatsApp messages run it`);
+				step(
+					`The sandbox's account webhook is "${inboundReply.workflow.name}": simulated inbound WhatsApp messages run it`,
+				);
 			}
 		}
 
@@ -105,6 +134,6 @@ Press Ctrl-C to stop everything.`);
 }
 
 main().catch((error: Error) => {
-	console.error(error instanceof PortTakenError ? error.message : error.stack ?? error.message);
+	console.error(error instanceof PortTakenError ? error.message : (error.stack ?? error.message));
 	process.exit(1);
 });

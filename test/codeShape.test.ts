@@ -29,7 +29,8 @@ function longFunctions(file: string): string[] {
 			const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
 			const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
 			const name = node.name ? node.name.getText(source) : '(anonymous)';
-			if (last - first + 1 > MAX_FUNCTION_LINES) found.push(`${file}:${first + 1} ${name} has ${last - first + 1} lines`);
+			if (last - first + 1 > MAX_FUNCTION_LINES)
+				found.push(`${file}:${first + 1} ${name} has ${last - first + 1} lines`);
 		}
 		ts.forEachChild(node, visit);
 	};
@@ -56,7 +57,10 @@ describe('the shape of the product code', () => {
 
 	it('gives every operation, the router and the transport a test at the mirrored path', () => {
 		const mirrored = productFiles.filter(
-			(file) => file.endsWith('.operation.ts') || file.endsWith('router.ts') || file.endsWith('sendMessagingRequest.ts'),
+			(file) =>
+				file.endsWith('.operation.ts') ||
+				file.endsWith('router.ts') ||
+				file.endsWith('sendMessagingRequest.ts'),
 		);
 		expect(mirrored.length).toBeGreaterThanOrEqual(4);
 		const missing = mirrored
@@ -66,7 +70,9 @@ describe('the shape of the product code', () => {
 	});
 
 	it('refers to the README, not to spec paragraphs or issue numbers, in comments', () => {
-		const stale = productFiles.filter((file) => /§|\bspec\b|\bissue #?\d+/i.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+		const stale = productFiles.filter((file) =>
+			/§|\bspec\b|\bissue #?\d+/i.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+		);
 		expect(stale).toEqual([]);
 	});
 });

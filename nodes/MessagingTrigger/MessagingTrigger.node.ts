@@ -25,7 +25,8 @@ export class MessagingTrigger implements INodeType {
 		defaultVersion: 1.1,
 		subtitle:
 			'={{ [($parameter["events"] || []).includes("message.inbound") ? "inbound messages" : "", ($parameter["events"] || []).includes("message.status") ? (($parameter["statuses"] || []).length ? $parameter["statuses"].join(", ") : "all statuses") : ""].filter(Boolean).join(" + ") }}',
-		description: 'Starts the workflow when a WhatsApp user writes to you, or when a message you sent changes status',
+		description:
+			'Starts the workflow when a WhatsApp user writes to you, or when a message you sent changes status',
 		defaults: { name: 'Messaging Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -9,16 +9,21 @@ export async function testSigningSecret(
 ): Promise<INodeCredentialTestResult> {
 	const secret = credential.data?.signingSecret;
 	if (typeof secret !== 'string' || secret.trim() === '') {
-		return { status: 'Error', message: 'Signing Secret is empty. Paste the account signing secret.' };
+		return {
+			status: 'Error',
+			message: 'Signing Secret is empty. Paste the account signing secret.',
+		};
 	}
 	if (secret !== secret.trim()) {
 		return {
 			status: 'Error',
-			message: 'Signing Secret starts or ends with whitespace. Remove it: the secret is used byte for byte.',
+			message:
+				'Signing Secret starts or ends with whitespace. Remove it: the secret is used byte for byte.',
 		};
 	}
 	return {
 		status: 'OK',
-		message: 'Signing Secret is well formed. Deliveries signed with another secret are refused with 401.',
+		message:
+			'Signing Secret is well formed. Deliveries signed with another secret are refused with 401.',
 	};
 }

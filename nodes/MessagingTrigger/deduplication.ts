@@ -75,7 +75,8 @@ export class EventIdMemory {
 		if (saved.recentEventIdsStamp === this.lastMergedStamp) return;
 		this.lastMergedStamp = saved.recentEventIdsStamp;
 		if (!Array.isArray(saved.recentEventIds)) return;
-		for (const id of saved.recentEventIds) if (typeof id === 'string' && !this.ids.has(id)) this.ids.add(id);
+		for (const id of saved.recentEventIds)
+			if (typeof id === 'string' && !this.ids.has(id)) this.ids.add(id);
 	}
 
 	/** True when this delivery is the first to claim the event. */

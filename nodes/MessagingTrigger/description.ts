@@ -1,9 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { defaultEventsFor, INBOUND_BY_DEFAULT_SINCE, INBOUND_MESSAGE, STATUS_UPDATE, type EventKind } from './events';
+import {
+	defaultEventsFor,
+	INBOUND_BY_DEFAULT_SINCE,
+	INBOUND_MESSAGE,
+	STATUS_UPDATE,
+	type EventKind,
+} from './events';
 import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from './receiveDeliveryEvents';
 
-function eventsSelector(typeVersions: INodeProperties['displayOptions'], defaultEvents: EventKind[]): INodeProperties {
+function eventsSelector(
+	typeVersions: INodeProperties['displayOptions'],
+	defaultEvents: EventKind[],
+): INodeProperties {
 	return {
 		displayName: 'Events',
 		name: 'events',
@@ -33,13 +42,16 @@ const statusUpdatesOnly = { show: { events: [STATUS_UPDATE] } };
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Paste this node\'s Production URL into the Callback URL option of the Messaging node (SMS) or into the account webhook URL (inbound messages always go there). Events that the settings below leave out, and duplicates, are acknowledged with 200 so the sender does not retry them, but they start no execution.',
+			"Paste this node's Production URL into the Callback URL option of the Messaging node (SMS) or into the account webhook URL (inbound messages always go there). Events that the settings below leave out, and duplicates, are acknowledged with 200 so the sender does not retry them, but they start no execution.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
 	},
 	eventsSelector({ show: { '@version': [1] } }, defaultEventsFor(1)),
-	eventsSelector({ show: { '@version': [{ _cnd: { gte: INBOUND_BY_DEFAULT_SINCE } }] } }, defaultEventsFor(INBOUND_BY_DEFAULT_SINCE)),
+	eventsSelector(
+		{ show: { '@version': [{ _cnd: { gte: INBOUND_BY_DEFAULT_SINCE } }] } },
+		defaultEventsFor(INBOUND_BY_DEFAULT_SINCE),
+	),
 	{
 		displayName: 'Channels',
 		name: 'channels',
@@ -50,7 +62,8 @@ export const triggerProperties: INodeProperties[] = [
 		],
 		default: [],
 		displayOptions: statusUpdatesOnly,
-		description: 'Only status updates on these channels start the workflow. Leave empty for all channels.',
+		description:
+			'Only status updates on these channels start the workflow. Leave empty for all channels.',
 	},
 	{
 		displayName: 'Statuses',
@@ -91,7 +104,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
 				description:
-					'How far the signed timestamp may be from this server\'s clock, either way. Older deliveries are refused as replays.',
+					"How far the signed timestamp may be from this server's clock, either way. Older deliveries are refused as replays.",
 			},
 		],
 	},

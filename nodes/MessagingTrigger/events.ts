@@ -10,7 +10,9 @@ export const INBOUND_BY_DEFAULT_SINCE = 1.1;
 
 /** What a node saved without an Events value receives: what its version received when it was saved. */
 export function defaultEventsFor(typeVersion: number): EventKind[] {
-	return typeVersion >= INBOUND_BY_DEFAULT_SINCE ? [INBOUND_MESSAGE, STATUS_UPDATE] : [STATUS_UPDATE];
+	return typeVersion >= INBOUND_BY_DEFAULT_SINCE
+		? [INBOUND_MESSAGE, STATUS_UPDATE]
+		: [STATUS_UPDATE];
 }
 
 /** A message we sent changed status. */
@@ -68,12 +70,18 @@ function problemWith(candidate: IDataObject, which: string): { invalid: InvalidB
 	for (const field of REQUIRED_FIELDS[kind]) {
 		const value = candidate[field];
 		if (typeof value !== 'string' || value.trim() === '') {
-			return invalidEvent(`${which} has no "${field}": ${every} needs a non-empty string ${field}.`, field);
+			return invalidEvent(
+				`${which} has no "${field}": ${every} needs a non-empty string ${field}.`,
+				field,
+			);
 		}
 	}
 	// The session window is counted from it, so it must be a time.
 	if (kind === INBOUND_MESSAGE && Number.isNaN(Date.parse(candidate.timestamp as string))) {
-		return invalidEvent(`${which} has "timestamp" "${candidate.timestamp}", which is not an ISO 8601 time.`, 'timestamp');
+		return invalidEvent(
+			`${which} has "timestamp" "${candidate.timestamp}", which is not an ISO 8601 time.`,
+			'timestamp',
+		);
 	}
 	return undefined;
 }
@@ -94,13 +102,16 @@ export function parseDeliveryEvents(rawBody: Buffer): ParsedEvents {
 
 	const isBatch = Array.isArray(body);
 	const candidates: unknown[] = isBatch ? (body as unknown[]) : [body];
-	if (candidates.length === 0) return invalidEvent('The body is an empty array: it holds no events.');
+	if (candidates.length === 0)
+		return invalidEvent('The body is an empty array: it holds no events.');
 
 	const events: MessagingEvent[] = [];
 	for (const [index, candidate] of candidates.entries()) {
 		const which = describeEvent(index, isBatch);
 		if (!isPlainObject(candidate)) {
-			return invalidEvent(`${which} is not a JSON object. Send an event object or an array of them.`);
+			return invalidEvent(
+				`${which} is not a JSON object. Send an event object or an array of them.`,
+			);
 		}
 		const problem = problemWith(candidate, which);
 		if (problem) return problem;

@@ -1,6 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { eventKindOf, INBOUND_MESSAGE, type InboundMessageEvent, type MessagingEvent } from './events';
+import {
+	eventKindOf,
+	INBOUND_MESSAGE,
+	type InboundMessageEvent,
+	type MessagingEvent,
+} from './events';
 
 /** WhatsApp accepts session messages for 24 hours after the user's last message. */
 export const SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -16,5 +21,7 @@ export function inboundMessageItem(event: InboundMessageEvent): IDataObject {
 
 /** What the workflow gets for an accepted event: a status update exactly as sent, an inbound message with its window. */
 export function outputItemOf(event: MessagingEvent): IDataObject {
-	return eventKindOf(event) === INBOUND_MESSAGE ? inboundMessageItem(event as InboundMessageEvent) : event;
+	return eventKindOf(event) === INBOUND_MESSAGE
+		? inboundMessageItem(event as InboundMessageEvent)
+		: event;
 }

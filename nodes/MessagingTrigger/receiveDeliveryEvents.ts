@@ -1,4 +1,9 @@
-import { sleep, type IDataObject, type IWebhookFunctions, type IWebhookResponseData } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { readHeader } from '../shared/readHeader';
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
@@ -6,7 +11,12 @@ import { parseDeliveryEvents, type MessagingEvent } from './events';
 import { outputItemOf } from './inboundMessages';
 import { readSigningSecret } from './signingSecret';
 import { eventFiltersOf, triageEvents } from './triage';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type VerificationFailure } from './verification';
+import {
+	SIGNATURE_HEADER,
+	TIMESTAMP_HEADER,
+	verifySignature,
+	type VerificationFailure,
+} from './verification';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 export const DEFAULT_TIMESTAMP_TOLERANCE_SECONDS = 300;
@@ -33,7 +43,8 @@ interface Refusal {
 const VERIFICATION_MESSAGES: Record<VerificationFailure, string> = {
 	missing_signature: 'The X-Messaging-Signature header is missing.',
 	missing_timestamp: 'The X-Messaging-Timestamp header is missing.',
-	malformed_signature: 'The X-Messaging-Signature header must be "v1=" followed by 64 hex characters.',
+	malformed_signature:
+		'The X-Messaging-Signature header must be "v1=" followed by 64 hex characters.',
 	malformed_timestamp: 'The X-Messaging-Timestamp header must be a Unix time in seconds.',
 	invalid_signature:
 		'The signature does not match the body and timestamp; check that the trigger uses the account signing secret.',
@@ -66,7 +77,8 @@ async function readVerifiedEvents(
 	if (!secret.signingSecret && secret.cached) secret = await readSigningSecret(context, true);
 	if (!secret.signingSecret) {
 		// 500 rather than 401: the sender is not at fault, and its retries keep the events until this is fixed.
-		const message = 'The Messaging Trigger credential has no signing secret. Paste the account signing secret into it.';
+		const message =
+			'The Messaging Trigger credential has no signing secret. Paste the account signing secret into it.';
 		return { refusal: { statusCode: 500, code: 'signing_secret_missing', message } };
 	}
 	const headers = context.getHeaderData();
@@ -108,15 +120,23 @@ function respondWithJson(response: JsonResponseTarget, statusCode: number, body:
 	response.end(payload);
 }
 
-function refuse(context: IWebhookFunctions, { statusCode, code, message, field }: Refusal): IWebhookResponseData {
-	context.logger.warn(`Messaging Trigger refused a delivery with ${statusCode} ${code}: ${message}`, {
-		node: context.getNode().name,
-		workflowId: context.getWorkflow().id,
-		statusCode,
-		reason: code,
-		...(field ? { field } : {}),
+function refuse(
+	context: IWebhookFunctions,
+	{ statusCode, code, message, field }: Refusal,
+): IWebhookResponseData {
+	context.logger.warn(
+		`Messaging Trigger refused a delivery with ${statusCode} ${code}: ${message}`,
+		{
+			node: context.getNode().name,
+			workflowId: context.getWorkflow().id,
+			statusCode,
+			reason: code,
+			...(field ? { field } : {}),
+		},
+	);
+	respondWithJson(context.getResponseObject(), statusCode, {
+		error: { code, message, ...(field ? { field } : {}) },
 	});
-	respondWithJson(context.getResponseObject(), statusCode, { error: { code, message, ...(field ? { field } : {}) } });
 	return { noWebhookResponse: true };
 }
 
@@ -135,10 +155,15 @@ function eventIdMemoryFor(context: IWebhookFunctions): EventIdMemory {
  * n8n answers an accepted delivery only after it has created the execution, and answers 500 when it could not:
  * then the sender retries, and the retry must not be taken for a duplicate of an event that never ran.
  */
-function releaseClaimsUnlessAcknowledged(context: IWebhookFunctions, memory: EventIdMemory, eventIds: string[]): void {
+function releaseClaimsUnlessAcknowledged(
+	context: IWebhookFunctions,
+	memory: EventIdMemory,
+	eventIds: string[],
+): void {
 	const response = context.getResponseObject();
 	response.once('finish', () => {
-		if (response.statusCode < 200 || response.statusCode > 299) for (const id of eventIds) memory.release(id);
+		if (response.statusCode < 200 || response.statusCode > 299)
+			for (const id of eventIds) memory.release(id);
 	});
 }
 
@@ -148,14 +173,19 @@ function releaseClaimsUnlessAcknowledged(context: IWebhookFunctions, memory: Eve
  * never save it. Writing the stamp again a moment later, once n8n has done so but is still creating the execution,
  * sets the flag again. The first write stays: it is what this process's later requests read.
  */
-function saveEventIds(nodeStaticData: IDataObject, save: { recentEventIds: string[]; recentEventIdsStamp: string }): void {
+function saveEventIds(
+	nodeStaticData: IDataObject,
+	save: { recentEventIds: string[]; recentEventIdsStamp: string },
+): void {
 	Object.assign(nodeStaticData, save);
 	void sleep(0).then(() => {
 		nodeStaticData.recentEventIdsStamp = save.recentEventIdsStamp;
 	});
 }
 
-export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function receiveDeliveryEvents(
+	this: IWebhookFunctions,
+): Promise<IWebhookResponseData> {
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const verified = await readVerifiedEvents(this, options);
 	if ('refusal' in verified) return refuse(this, verified.refusal);
@@ -163,7 +193,12 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 	const filters = eventFiltersOf(this);
 	const memory = (options.dropDuplicateEvents ?? true) ? eventIdMemoryFor(this) : undefined;
 	const { accepted, duplicates, filteredOut } = triageEvents(verified.events, filters, memory);
-	const summary: DeliverySummary = { received: verified.events.length, accepted: accepted.length, duplicates, filteredOut };
+	const summary: DeliverySummary = {
+		received: verified.events.length,
+		accepted: accepted.length,
+		duplicates,
+		filteredOut,
+	};
 	if (accepted.length === 0) {
 		this.logger.debug('Messaging Trigger acknowledged a delivery without starting the workflow', {
 			node: this.getNode().name,
@@ -172,9 +207,16 @@ export async function receiveDeliveryEvents(this: IWebhookFunctions): Promise<IW
 		return { webhookResponse: summary };
 	}
 	if (memory) {
-		releaseClaimsUnlessAcknowledged(this, memory, accepted.map((event) => event.event_id));
+		releaseClaimsUnlessAcknowledged(
+			this,
+			memory,
+			accepted.map((event) => event.event_id),
+		);
 		const save = memory.takeSave();
 		if (save) saveEventIds(this.getWorkflowStaticData('node'), save);
 	}
-	return { webhookResponse: summary, workflowData: [accepted.map((event) => ({ json: outputItemOf(event) }))] };
+	return {
+		webhookResponse: summary,
+		workflowData: [accepted.map((event) => ({ json: outputItemOf(event) }))],
+	};
 }

@@ -24,7 +24,10 @@ export interface EventFilters {
  */
 export function eventFiltersOf(context: IWebhookFunctions): EventFilters {
 	return {
-		events: context.getNodeParameter('events', defaultEventsFor(context.getNode().typeVersion)) as string[],
+		events: context.getNodeParameter(
+			'events',
+			defaultEventsFor(context.getNode().typeVersion),
+		) as string[],
 		channels: context.getNodeParameter('channels', []) as string[],
 		statuses: context.getNodeParameter('statuses', []) as string[],
 	};
@@ -53,7 +56,11 @@ export interface TriagedEvents {
  * Splits verified events into those that start the workflow, repeats and filtered-out ones.
  * Accepted ids are claimed in `memory`; without it, nothing counts as a repeat.
  */
-export function triageEvents(events: MessagingEvent[], filters: EventFilters, memory: EventIdMemory | undefined): TriagedEvents {
+export function triageEvents(
+	events: MessagingEvent[],
+	filters: EventFilters,
+	memory: EventIdMemory | undefined,
+): TriagedEvents {
 	const triaged: TriagedEvents = { accepted: [], duplicates: 0, filteredOut: 0 };
 	for (const event of events) {
 		if (!matchesFilters(event, filters)) triaged.filteredOut++;

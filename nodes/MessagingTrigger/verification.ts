@@ -26,11 +26,12 @@ export interface SignedDelivery {
 const HEX_SHA256_PATTERN = /^[0-9a-f]{64}$/i;
 const UNIX_SECONDS_PATTERN = /^\d{1,12}$/;
 
-export function computeSignature(signingSecret: string, timestamp: string, rawBody: Buffer): string {
-	return createHmac('sha256', signingSecret)
-		.update(`${timestamp}.`)
-		.update(rawBody)
-		.digest('hex');
+export function computeSignature(
+	signingSecret: string,
+	timestamp: string,
+	rawBody: Buffer,
+): string {
+	return createHmac('sha256', signingSecret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
 /** Returns the hex digest of a `v1=<hex>` header, or undefined when the header has another shape. */

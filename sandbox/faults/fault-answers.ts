@@ -17,21 +17,35 @@ export function isSuccessStatus(status: number): boolean {
 }
 
 /** The answer a fault rule puts in place of the real one. acknowledgement is the real one, when there is one. */
-export function faultAnswer(action: RespondFaultAction, acknowledgement: Acknowledgement | null): HttpAnswer {
+export function faultAnswer(
+	action: RespondFaultAction,
+	acknowledgement: Acknowledgement | null,
+): HttpAnswer {
 	const reason = STATUS_CODES[action.status] ?? 'Unknown';
 	const extra = action.headers ?? {};
 	switch (action.bodyKind) {
 		case 'json':
-			if (action.body !== undefined) return textAnswer(action.status, 'application/json', action.body, extra);
+			if (action.body !== undefined)
+				return textAnswer(action.status, 'application/json', action.body, extra);
 			return jsonAnswer(
 				action.status,
 				isSuccessStatus(action.status)
 					? {}
-					: { error: { code: ERROR_CODES[action.status] ?? `http_${action.status}`, message: `${reason}.` } },
+					: {
+							error: {
+								code: ERROR_CODES[action.status] ?? `http_${action.status}`,
+								message: `${reason}.`,
+							},
+						},
 				extra,
 			);
 		case 'text':
-			return textAnswer(action.status, 'text/plain; charset=utf-8', action.body ?? `${action.status} ${reason}`, extra);
+			return textAnswer(
+				action.status,
+				'text/plain; charset=utf-8',
+				action.body ?? `${action.status} ${reason}`,
+				extra,
+			);
 		case 'html':
 			return textAnswer(
 				action.status,
@@ -45,7 +59,12 @@ export function faultAnswer(action: RespondFaultAction, acknowledgement: Acknowl
 		case 'not-json': {
 			// A JSON content type over a cut-off body: what a proxy that dropped the connection mid-answer leaves behind.
 			const full = JSON.stringify(acknowledgement ?? { message_id: 'msg_', status: 'queued' });
-			return textAnswer(action.status, 'application/json', full.slice(0, Math.ceil(full.length / 2)), extra);
+			return textAnswer(
+				action.status,
+				'application/json',
+				full.slice(0, Math.ceil(full.length / 2)),
+				extra,
+			);
 		}
 		case 'ack-without-id': {
 			const { status, channel } = acknowledgement ?? { status: 'queued', channel: 'sms' };
@@ -54,6 +73,11 @@ export function faultAnswer(action: RespondFaultAction, acknowledgement: Acknowl
 	}
 }
 
-function textAnswer(status: number, contentType: string, text: string, extra: Record<string, string>): HttpAnswer {
+function textAnswer(
+	status: number,
+	contentType: string,
+	text: string,
+	extra: Record<string, string>,
+): HttpAnswer {
 	return { status, headers: { 'Content-Type': contentType, ...extra }, text, recordedBody: text };
 }

@@ -1,6 +1,19 @@
-import type { ActiveFaultRule, FaultAction, FaultBodyKind, FaultRule, ResetFaultAction } from '../types';
+import type {
+	ActiveFaultRule,
+	FaultAction,
+	FaultBodyKind,
+	FaultRule,
+	ResetFaultAction,
+} from '../types';
 
-const BODY_KINDS: readonly FaultBodyKind[] = ['json', 'text', 'html', 'empty', 'not-json', 'ack-without-id'];
+const BODY_KINDS: readonly FaultBodyKind[] = [
+	'json',
+	'text',
+	'html',
+	'empty',
+	'not-json',
+	'ack-without-id',
+];
 
 /** Fault rules in the order they were added; the first rule that matches a request applies. */
 export class FaultRules {
@@ -24,7 +37,9 @@ export class FaultRules {
 
 	/** A connection reset before the body is read can only be chosen by path: the body (and its `to`) is not known yet. */
 	takeBeforeBody(path: string): ActiveFaultRule | null {
-		return this.take((fault) => isBeforeBodyReset(fault.rule.action) && pathMatches(fault.rule, path));
+		return this.take(
+			(fault) => isBeforeBodyReset(fault.rule.action) && pathMatches(fault.rule, path),
+		);
 	}
 
 	takeAfterBody(path: string, to: unknown): ActiveFaultRule | null {
@@ -57,16 +72,23 @@ function isBeforeBodyReset(action: FaultAction): action is ResetFaultAction {
 
 /** Rules also arrive as JSON through the admin endpoint, so every field is checked. */
 function checkRule(rule: FaultRule): void {
-	if (rule === null || typeof rule !== 'object') throw new Error('A fault rule is an object { match?, action }');
+	if (rule === null || typeof rule !== 'object')
+		throw new Error('A fault rule is an object { match?, action }');
 	const { match, action } = rule;
 	if (match !== undefined) {
-		if (match === null || typeof match !== 'object') throw new Error('match must be an object { path?, to?, times? }');
+		if (match === null || typeof match !== 'object')
+			throw new Error('match must be an object { path?, to?, times? }');
 		const unknown = Object.keys(match).filter((key) => !['path', 'to', 'times'].includes(key));
-		if (unknown.length > 0) throw new Error(`Unknown match key ${unknown.join(', ')}; use path, to, times`);
-		if (match.path !== undefined && (typeof match.path !== 'string' || !match.path.startsWith('/'))) {
+		if (unknown.length > 0)
+			throw new Error(`Unknown match key ${unknown.join(', ')}; use path, to, times`);
+		if (
+			match.path !== undefined &&
+			(typeof match.path !== 'string' || !match.path.startsWith('/'))
+		) {
 			throw new Error("match.path must be a path such as '/v1/sms/send'");
 		}
-		if (match.to !== undefined && typeof match.to !== 'string') throw new Error('match.to must be a phone number string');
+		if (match.to !== undefined && typeof match.to !== 'string')
+			throw new Error('match.to must be a phone number string');
 		if (match.times !== undefined && !(Number.isInteger(match.times) && match.times >= 1)) {
 			throw new Error('match.times must be a whole number, at least 1');
 		}
@@ -81,7 +103,9 @@ function checkRule(rule: FaultRule): void {
 			throw new Error("action.reset must be 'before-body' or 'after-body'");
 		}
 		if (action.reset === 'before-body' && match?.to !== undefined) {
-			throw new Error('A before-body reset happens before the body (and its to) is read: match it by path only');
+			throw new Error(
+				'A before-body reset happens before the body (and its to) is read: match it by path only',
+			);
 		}
 	}
 	if ('delayMs' in action && !(typeof action.delayMs === 'number' && action.delayMs >= 0)) {
@@ -91,9 +115,14 @@ function checkRule(rule: FaultRule): void {
 		if (!(Number.isInteger(action.status) && action.status >= 200 && action.status <= 599)) {
 			throw new Error('action.status must be an HTTP status from 200 to 599');
 		}
-		if (!BODY_KINDS.includes(action.bodyKind)) throw new Error(`action.bodyKind must be one of ${BODY_KINDS.join(', ')}`);
-		if (action.body !== undefined && typeof action.body !== 'string') throw new Error('action.body must be a string');
-		if (action.headers !== undefined && (action.headers === null || typeof action.headers !== 'object')) {
+		if (!BODY_KINDS.includes(action.bodyKind))
+			throw new Error(`action.bodyKind must be one of ${BODY_KINDS.join(', ')}`);
+		if (action.body !== undefined && typeof action.body !== 'string')
+			throw new Error('action.body must be a string');
+		if (
+			action.headers !== undefined &&
+			(action.headers === null || typeof action.headers !== 'object')
+		) {
 			throw new Error('action.headers must be an object of header names to values');
 		}
 	}

@@ -10,7 +10,10 @@ export function mediaType(contentTypeHeader: string | undefined): string {
  * Named key-value fields from a form or JSON body. An empty body is accepted whatever its content
  * type, so an empty send reaches validation (the node's credential test relies on that).
  */
-export function parseFields(contentTypeHeader: string | undefined, rawBody: string): Record<string, unknown> {
+export function parseFields(
+	contentTypeHeader: string | undefined,
+	rawBody: string,
+): Record<string, unknown> {
 	if (rawBody.trim() === '') return {};
 	const type = mediaType(contentTypeHeader);
 	if (type === 'application/x-www-form-urlencoded') return parseForm(rawBody);
@@ -26,7 +29,12 @@ function parseForm(rawBody: string): Record<string, string> {
 	const fields: Record<string, string> = {};
 	for (const [name, value] of new URLSearchParams(rawBody)) {
 		if (Object.hasOwn(fields, name)) {
-			throw new ApiError(400, 'invalid_field', `The field '${name}' appears more than once. Send it once.`, name);
+			throw new ApiError(
+				400,
+				'invalid_field',
+				`The field '${name}' appears more than once. Send it once.`,
+				name,
+			);
 		}
 		fields[name] = value;
 	}

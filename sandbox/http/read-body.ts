@@ -8,7 +8,10 @@ export interface ReadBody {
 }
 
 /** Keeps reading past the limit (without keeping the bytes) so the client still gets its 413. */
-export function readBody(request: IncomingMessage, limitBytes = BODY_LIMIT_BYTES): Promise<ReadBody> {
+export function readBody(
+	request: IncomingMessage,
+	limitBytes = BODY_LIMIT_BYTES,
+): Promise<ReadBody> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -21,7 +24,8 @@ export function readBody(request: IncomingMessage, limitBytes = BODY_LIMIT_BYTES
 		);
 		request.on('error', reject);
 		request.on('close', () => {
-			if (!request.complete) reject(new Error('The client closed the connection before the body was complete'));
+			if (!request.complete)
+				reject(new Error('The client closed the connection before the body was complete'));
 		});
 	});
 }

@@ -9,7 +9,11 @@ export interface HttpAnswer {
 	recordedBody: unknown;
 }
 
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): HttpAnswer {
+export function jsonAnswer(
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): HttpAnswer {
 	return {
 		status,
 		headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
@@ -20,7 +24,10 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
 
 export function writeAnswer(response: ServerResponse, answer: HttpAnswer): void {
 	if (response.destroyed) return;
-	response.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.text)) });
+	response.writeHead(answer.status, {
+		...answer.headers,
+		'Content-Length': String(Buffer.byteLength(answer.text)),
+	});
 	response.end(answer.text);
 }
 

@@ -28,7 +28,11 @@ export class Lifecycle {
 		const runStep = (index: number) => {
 			if (index >= steps.length) return;
 			this.timers.schedule(stepDelayMs, () => {
-				const changed = this.messages.changeStatus(message.id, steps[index].status, steps[index].error);
+				const changed = this.messages.changeStatus(
+					message.id,
+					steps[index].status,
+					steps[index].error,
+				);
 				if (changed) this.onStatusChange(changed);
 				runStep(index + 1);
 			});

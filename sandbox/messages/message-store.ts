@@ -44,7 +44,11 @@ export class MessageStore {
 		return record;
 	}
 
-	changeStatus(id: string, status: MessageStatus, error: ErrorDetail | null): MessageRecord | undefined {
+	changeStatus(
+		id: string,
+		status: MessageStatus,
+		error: ErrorDetail | null,
+	): MessageRecord | undefined {
 		const record = this.records.get(id);
 		if (!record) return undefined;
 		record.status = status;

@@ -20,12 +20,19 @@ export async function handleAdminRequest(
 	const body = await readBody(request);
 	let answer: HttpAnswer;
 	try {
-		const handler = adminRoutes(sandbox)[`${request.method ?? 'GET'} ${path.slice(ADMIN_PREFIX.length)}`];
-		if (!handler) throw new ApiError(404, 'not_found', `No admin endpoint ${request.method} ${path}. See sandbox/README.md.`);
+		const handler =
+			adminRoutes(sandbox)[`${request.method ?? 'GET'} ${path.slice(ADMIN_PREFIX.length)}`];
+		if (!handler)
+			throw new ApiError(
+				404,
+				'not_found',
+				`No admin endpoint ${request.method} ${path}. See sandbox/README.md.`,
+			);
 		answer = handler(parseAdminBody(body.text));
 	} catch (error) {
 		if (error instanceof ApiError) answer = jsonAnswer(error.status, error.toBody());
-		else if (error instanceof Error) answer = jsonAnswer(400, new ApiError(400, 'invalid_field', error.message).toBody());
+		else if (error instanceof Error)
+			answer = jsonAnswer(400, new ApiError(400, 'invalid_field', error.message).toBody());
 		else throw error;
 	}
 	writeAnswer(response, answer);
@@ -34,7 +41,8 @@ export async function handleAdminRequest(
 function adminRoutes(sandbox: AdminOperations): Record<string, AdminHandler> {
 	const noContent = (): HttpAnswer => ({ status: 204, headers: {}, text: '', recordedBody: null });
 	return {
-		'GET /health': () => jsonAnswer(200, { status: 'ok', now: new Date(sandbox.clock.now()).toISOString() }),
+		'GET /health': () =>
+			jsonAnswer(200, { status: 'ok', now: new Date(sandbox.clock.now()).toISOString() }),
 		'GET /requests': () => jsonAnswer(200, sandbox.requests()),
 		'DELETE /requests': () => {
 			sandbox.clearRequests();
@@ -46,12 +54,14 @@ function adminRoutes(sandbox: AdminOperations): Record<string, AdminHandler> {
 			return jsonAnswer(200, { from: event.from, event });
 		},
 		'POST /clock/advance': (body) => {
-			if (typeof body.ms !== 'number' || !(body.ms >= 0)) throw new Error("'ms' must be a number of milliseconds, 0 or more");
+			if (typeof body.ms !== 'number' || !(body.ms >= 0))
+				throw new Error("'ms' must be a number of milliseconds, 0 or more");
 			sandbox.clock.advance(body.ms);
 			return jsonAnswer(200, { now: new Date(sandbox.clock.now()).toISOString() });
 		},
 		'PUT /webhook': (body) => {
-			if (body.url !== null && typeof body.url !== 'string') throw new Error("'url' must be an absolute http(s) URL or null");
+			if (body.url !== null && typeof body.url !== 'string')
+				throw new Error("'url' must be an absolute http(s) URL or null");
 			sandbox.setWebhookUrl(body.url);
 			return jsonAnswer(200, { url: body.url });
 		},

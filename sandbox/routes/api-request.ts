@@ -50,7 +50,13 @@ export async function handleApiRequest(
 		return;
 	}
 
-	const outcome = sendMessage(context, { method, path, headers: request.headers, bodyTooLarge: body.tooLarge, parsed });
+	const outcome = sendMessage(context, {
+		method,
+		path,
+		headers: request.headers,
+		bodyTooLarge: body.tooLarge,
+		parsed,
+	});
 	if (!action) {
 		answer(record, response, outcome.answer);
 		return;
@@ -90,7 +96,10 @@ async function answerUnderFault(
 		return;
 	}
 	if (acceptedId) {
-		const kind = action.bodyKind === 'not-json' || action.bodyKind === 'ack-without-id' ? action.bodyKind : 'status';
+		const kind =
+			action.bodyKind === 'not-json' || action.bodyKind === 'ack-without-id'
+				? action.bodyKind
+				: 'status';
 		context.messages.markAcceptedUnderFault(acceptedId, kind);
 	}
 	answer(record, response, faultAnswer(action, outcome.answer.recordedBody as Acknowledgement));

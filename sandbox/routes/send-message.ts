@@ -8,7 +8,10 @@ import type { Acknowledgement, Channel } from '../types';
 import { validateSmsRequest } from '../validation/sms-request';
 import { validateWhatsAppRequest } from '../validation/whatsapp-request';
 
-export const SEND_PATHS: Record<string, Channel> = { '/v1/sms/send': 'sms', '/v1/whatsapp/send': 'whatsapp' };
+export const SEND_PATHS: Record<string, Channel> = {
+	'/v1/sms/send': 'sms',
+	'/v1/whatsapp/send': 'whatsapp',
+};
 
 export type ParsedFields = { fields: Record<string, unknown> } | { error: ApiError };
 
@@ -30,11 +33,18 @@ export function sendMessage(context: SandboxContext, request: SendRequest): Send
 	const budgetHeaders: Record<string, string> = {};
 	try {
 		const { acknowledgement, acceptedMessageId } = accept(context, request, budgetHeaders);
-		const replayHeader: Record<string, string> = acceptedMessageId === null ? { 'Idempotent-Replayed': 'true' } : {};
-		return { answer: jsonAnswer(200, acknowledgement, { ...budgetHeaders, ...replayHeader }), acceptedMessageId };
+		const replayHeader: Record<string, string> =
+			acceptedMessageId === null ? { 'Idempotent-Replayed': 'true' } : {};
+		return {
+			answer: jsonAnswer(200, acknowledgement, { ...budgetHeaders, ...replayHeader }),
+			acceptedMessageId,
+		};
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
-		return { answer: jsonAnswer(error.status, error.toBody(), { ...budgetHeaders, ...error.headers }), acceptedMessageId: null };
+		return {
+			answer: jsonAnswer(error.status, error.toBody(), { ...budgetHeaders, ...error.headers }),
+			acceptedMessageId: null,
+		};
 	}
 }
 
@@ -49,15 +59,25 @@ function accept(
 ): { acknowledgement: Acknowledgement; acceptedMessageId: string | null } {
 	const channel = SEND_PATHS[request.path];
 	if (channel === undefined) {
-		throw new ApiError(404, 'not_found', `No endpoint at ${request.path}. Use /v1/sms/send or /v1/whatsapp/send.`);
+		throw new ApiError(
+			404,
+			'not_found',
+			`No endpoint at ${request.path}. Use /v1/sms/send or /v1/whatsapp/send.`,
+		);
 	}
 	if (request.method !== 'POST') {
-		throw new ApiError(405, 'method_not_allowed', `${request.path} accepts POST only.`, undefined, { Allow: 'POST' });
+		throw new ApiError(405, 'method_not_allowed', `${request.path} accepts POST only.`, undefined, {
+			Allow: 'POST',
+		});
 	}
 	const apiKey = authenticate(request.headers, context.apiKeys);
 	Object.assign(budgetHeaders, context.rateLimiter.admit(apiKey));
 	if (request.bodyTooLarge) {
-		throw new ApiError(413, 'body_too_large', `The body is larger than ${context.bodyLimitBytes} bytes.`);
+		throw new ApiError(
+			413,
+			'body_too_large',
+			`The body is larger than ${context.bodyLimitBytes} bytes.`,
+		);
 	}
 	if ('error' in request.parsed) throw request.parsed.error;
 	const { fields } = request.parsed;
@@ -72,7 +92,10 @@ function accept(
 	const valid =
 		channel === 'sms'
 			? validateSmsRequest(fields, context.templates)
-			: { ...validateWhatsAppRequest(fields, context.templates, context.sessions), callbackUrl: null };
+			: {
+					...validateWhatsAppRequest(fields, context.templates, context.sessions),
+					callbackUrl: null,
+				};
 	const record = context.messages.accept({
 		channel,
 		to: valid.to,
@@ -80,7 +103,8 @@ function accept(
 		callbackUrl: valid.callbackUrl,
 		idempotencyKey,
 	});
-	if (idempotencyKey !== null) context.idempotency.remember(apiKey, idempotencyKey, fingerprint, record.acknowledgement);
+	if (idempotencyKey !== null)
+		context.idempotency.remember(apiKey, idempotencyKey, fingerprint, record.acknowledgement);
 	context.lifecycle.start(record);
 	return { acknowledgement: record.acknowledgement, acceptedMessageId: record.id };
 }

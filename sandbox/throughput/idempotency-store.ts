@@ -42,8 +42,17 @@ export class IdempotencyStore {
 		return stored.acknowledgement;
 	}
 
-	remember(apiKey: string, idempotencyKey: string, fingerprint: string, acknowledgement: Acknowledgement): void {
-		this.entries.set(`${apiKey}\n${idempotencyKey}`, { fingerprint, acknowledgement, storedAt: this.clock.now() });
+	remember(
+		apiKey: string,
+		idempotencyKey: string,
+		fingerprint: string,
+		acknowledgement: Acknowledgement,
+	): void {
+		this.entries.set(`${apiKey}\n${idempotencyKey}`, {
+			fingerprint,
+			acknowledgement,
+			storedAt: this.clock.now(),
+		});
 		if (this.entries.size > this.maxEntries) {
 			const oldest = this.entries.keys().next().value;
 			if (oldest !== undefined) this.entries.delete(oldest);
@@ -78,7 +87,9 @@ function decodeJsonText(fields: Record<string, unknown>): Record<string, unknown
 function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+			a < b ? -1 : a > b ? 1 : 0,
+		);
 		return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
 	}
 	return JSON.stringify(value);

@@ -36,7 +36,10 @@ export class RateLimiter {
 			this.buckets.set(apiKey, bucket);
 		}
 		const result = bucket.take();
-		const budget = this.config.budgetHeaders === false ? {} : budgetHeaders(this.config.perSecond, bucket.level());
+		const budget =
+			this.config.budgetHeaders === false
+				? {}
+				: budgetHeaders(this.config.perSecond, bucket.level());
 		if (result.allowed) return budget;
 		const retryAfterSeconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
 		throw new ApiError(
@@ -60,7 +63,9 @@ function budgetHeaders(perSecond: number, level: BucketLevel): Record<string, st
 
 export function checkedRateLimit(config: RateLimitConfig | null): RateLimitConfig | null {
 	if (config === null) return null;
-	if (typeof config !== 'object' || !(config.perSecond > 0)) throw new Error('rateLimit.perSecond must be a positive number');
-	if (config.burst !== undefined && !(config.burst >= 1)) throw new Error('rateLimit.burst must be at least 1');
+	if (typeof config !== 'object' || !(config.perSecond > 0))
+		throw new Error('rateLimit.perSecond must be a positive number');
+	if (config.burst !== undefined && !(config.burst >= 1))
+		throw new Error('rateLimit.burst must be at least 1');
 	return config;
 }

@@ -28,7 +28,10 @@ export class TokenBucket {
 
 	take(): TakeResult {
 		const now = this.nowMs();
-		this.tokens = Math.min(this.capacity, this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000);
+		this.tokens = Math.min(
+			this.capacity,
+			this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000,
+		);
 		this.refilledAt = now;
 		if (this.tokens >= 1 - TOLERANCE) {
 			this.tokens = Math.max(0, this.tokens - 1);

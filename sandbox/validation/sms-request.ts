@@ -17,14 +17,31 @@ export interface ValidSmsRequest {
 	callbackUrl: string | null;
 }
 
-export function validateSmsRequest(fields: Record<string, unknown>, templates: TemplateRegistry): ValidSmsRequest {
+export function validateSmsRequest(
+	fields: Record<string, unknown>,
+	templates: TemplateRegistry,
+): ValidSmsRequest {
 	rejectUnknownFields(fields, SMS_FIELDS, 'an SMS send');
 	const to = recipient(fields);
-	const entityId = requiredString(fields, 'entity_id', 'Give your registered DLT principal entity ID.');
-	const templateId = requiredString(fields, 'template_id', 'Give your approved DLT content template ID.');
+	const entityId = requiredString(
+		fields,
+		'entity_id',
+		'Give your registered DLT principal entity ID.',
+	);
+	const templateId = requiredString(
+		fields,
+		'template_id',
+		'Give your approved DLT content template ID.',
+	);
 	const contentHint = 'Send a JSON-encoded map of the template variables, e.g. {"otp":"123456"}.';
 	const content = objectField(fields, 'content', contentHint);
-	if (content === null) throw new ApiError(400, 'missing_field', `The field 'content' is required. ${contentHint}`, 'content');
+	if (content === null)
+		throw new ApiError(
+			400,
+			'missing_field',
+			`The field 'content' is required. ${contentHint}`,
+			'content',
+		);
 	const callbackUrl = absoluteHttpUrl(fields, 'callback_url');
 
 	const template = templates.dltTemplate(entityId, templateId);

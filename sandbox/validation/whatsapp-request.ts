@@ -32,10 +32,17 @@ export function validateWhatsAppRequest(
 	throw invalidField('type', `Unknown message type '${type}'. Use 'template' or 'session'.`);
 }
 
-function validateTemplateMessage(fields: Record<string, unknown>, templates: TemplateRegistry): ValidWhatsAppRequest {
+function validateTemplateMessage(
+	fields: Record<string, unknown>,
+	templates: TemplateRegistry,
+): ValidWhatsAppRequest {
 	rejectUnknownFields(fields, TEMPLATE_FIELDS, 'a WhatsApp template message');
 	const to = recipient(fields);
-	const name = requiredString(fields, 'template_name', 'Give the name of your approved WhatsApp template.');
+	const name = requiredString(
+		fields,
+		'template_name',
+		'Give the name of your approved WhatsApp template.',
+	);
 	const components = objectField(
 		fields,
 		'components',
@@ -48,13 +55,19 @@ function validateTemplateMessage(fields: Record<string, unknown>, templates: Tem
 function checkComponents(template: WhatsAppTemplate, components: Record<string, unknown>): void {
 	for (const section of Object.keys(components)) {
 		if (!(COMPONENT_SECTIONS as readonly string[]).includes(section)) {
-			throw invalidField('components', `Unknown components section '${section}'. Use header, body and buttons.`);
+			throw invalidField(
+				'components',
+				`Unknown components section '${section}'. Use header, body and buttons.`,
+			);
 		}
 	}
 	for (const section of COMPONENT_SECTIONS) {
 		const values = components[section] ?? {};
 		if (values === null || typeof values !== 'object' || Array.isArray(values)) {
-			throw invalidField('components', `components.${section} must be an object keyed "1", "2", ..., got ${describeType(values)}.`);
+			throw invalidField(
+				'components',
+				`components.${section} must be an object keyed "1", "2", ..., got ${describeType(values)}.`,
+			);
 		}
 		const declared = Array.from({ length: template[section] }, (_, index) => String(index + 1));
 		const difference = describeKeyDifference(declared, Object.keys(values));
@@ -71,15 +84,23 @@ function checkComponents(template: WhatsAppTemplate, components: Record<string, 
 }
 
 function describeCount(declared: string[]): string {
-	return declared.length === 0 ? 'no' : `${declared.length} (keys ${declared.map((key) => `"${key}"`).join(', ')})`;
+	return declared.length === 0
+		? 'no'
+		: `${declared.length} (keys ${declared.map((key) => `"${key}"`).join(', ')})`;
 }
 
-function validateSessionMessage(fields: Record<string, unknown>, sessions: SessionWindows): ValidWhatsAppRequest {
+function validateSessionMessage(
+	fields: Record<string, unknown>,
+	sessions: SessionWindows,
+): ValidWhatsAppRequest {
 	rejectUnknownFields(fields, SESSION_FIELDS, 'a WhatsApp session message');
 	const to = recipient(fields);
 	const text = requiredString(fields, 'text', 'A session message needs a text body.');
 	if (text.length > SESSION_TEXT_MAX_LENGTH) {
-		throw invalidField('text', `The text has ${text.length} characters; the limit is ${SESSION_TEXT_MAX_LENGTH}.`);
+		throw invalidField(
+			'text',
+			`The text has ${text.length} characters; the limit is ${SESSION_TEXT_MAX_LENGTH}.`,
+		);
 	}
 	if (!sessions.isOpen(to)) {
 		throw new ApiError(

@@ -24,7 +24,11 @@ export function postJson(
 			target,
 			{
 				method: 'POST',
-				headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' },
+				headers: {
+					...headers,
+					'Content-Length': String(Buffer.byteLength(body)),
+					Connection: 'close',
+				},
 				agent: false,
 				signal,
 			},
@@ -34,7 +38,9 @@ export function postJson(
 				response.on('error', (error) => resolve({ error: error.message }));
 			},
 		);
-		request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+		request.setTimeout(timeoutMs, () =>
+			request.destroy(new Error(`no answer within ${timeoutMs} ms`)),
+		);
 		request.on('error', (error) => resolve({ error: error.message }));
 		request.end(body);
 	});

@@ -7,7 +7,12 @@ export function signPayload(secret: string, timestamp: number | string, rawBody:
 	return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 }
 
-export function deliveryHeaders(secret: string, eventId: string, timestampSeconds: number, rawBody: string): Record<string, string> {
+export function deliveryHeaders(
+	secret: string,
+	eventId: string,
+	timestampSeconds: number,
+	rawBody: string,
+): Record<string, string> {
 	return {
 		'Content-Type': 'application/json',
 		'User-Agent': 'messaging-api-sandbox-webhooks/1',

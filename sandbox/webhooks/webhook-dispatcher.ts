@@ -50,9 +50,20 @@ export class WebhookDispatcher {
 			if (this.aborter.signal.aborted) return;
 			// Each attempt is signed afresh: a retry hours later must still pass a receiver's replay window.
 			const timestampSeconds = Math.floor(this.clock.now() / 1000);
-			const headers = deliveryHeaders(this.signingSecret, event.event_id, timestampSeconds, rawBody);
+			const headers = deliveryHeaders(
+				this.signingSecret,
+				event.event_id,
+				timestampSeconds,
+				rawBody,
+			);
 			const at = this.clock.now();
-			const result = await postJson(url, rawBody, headers, this.config.timeoutMs, this.aborter.signal);
+			const result = await postJson(
+				url,
+				rawBody,
+				headers,
+				this.config.timeoutMs,
+				this.aborter.signal,
+			);
 			if (this.aborter.signal.aborted) return;
 			this.record({
 				eventId: event.event_id,
@@ -66,7 +77,8 @@ export class WebhookDispatcher {
 				error: 'error' in result ? result.error : null,
 			});
 			if ('status' in result && result.status >= 200 && result.status < 300) return;
-			if (attempt < this.config.maxAttempts) await this.timers.wait(this.config.baseDelayMs * 2 ** (attempt - 1));
+			if (attempt < this.config.maxAttempts)
+				await this.timers.wait(this.config.baseDelayMs * 2 ** (attempt - 1));
 		}
 	}
 

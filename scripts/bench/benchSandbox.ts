@@ -4,7 +4,10 @@ import { firstJsonLine, spawnTypeScript, waitForExit } from './childProcess';
 export interface BenchSandbox {
 	url: string;
 	apiKey: string;
-	configure(config: { latency: LatencyConfig | null; rateLimit: RateLimitConfig | null }): Promise<void>;
+	configure(config: {
+		latency: LatencyConfig | null;
+		rateLimit: RateLimitConfig | null;
+	}): Promise<void>;
 	clearRequests(): Promise<void>;
 	requests(): Promise<RecordedRequest[]>;
 	messages(): Promise<MessageRecord[]>;
@@ -20,7 +23,11 @@ export async function startBenchSandbox(): Promise<BenchSandbox> {
 	};
 	let announced: { url: string; apiKey: string };
 	try {
-		announced = await firstJsonLine<{ url: string; apiKey: string }>(child, 30_000, 'The benchmark sandbox');
+		announced = await firstJsonLine<{ url: string; apiKey: string }>(
+			child,
+			30_000,
+			'The benchmark sandbox',
+		);
 	} catch (error) {
 		await stop();
 		throw error;
@@ -33,7 +40,10 @@ export async function startBenchSandbox(): Promise<BenchSandbox> {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`Sandbox admin ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+		if (!response.ok)
+			throw new Error(
+				`Sandbox admin ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`,
+			);
 		return text ? JSON.parse(text) : undefined;
 	};
 

@@ -6,16 +6,28 @@ import type { Readable, Writable } from 'node:stream';
 export type TypeScriptChild = ChildProcessByStdio<Writable, Readable, null>;
 
 /** Runs a TypeScript entry of this folder in a fresh Node process (same Node binary, tsx loader). */
-export function spawnTypeScript(entryFile: string, env: NodeJS.ProcessEnv = {}, nodeFlags: string[] = []): TypeScriptChild {
-	return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(__dirname, entryFile)], {
-		cwd: path.resolve(__dirname, '..', '..'),
-		env: { ...process.env, ...env },
-		stdio: ['pipe', 'pipe', 'inherit'],
-	});
+export function spawnTypeScript(
+	entryFile: string,
+	env: NodeJS.ProcessEnv = {},
+	nodeFlags: string[] = [],
+): TypeScriptChild {
+	return spawn(
+		process.execPath,
+		[...nodeFlags, '--import', 'tsx', path.join(__dirname, entryFile)],
+		{
+			cwd: path.resolve(__dirname, '..', '..'),
+			env: { ...process.env, ...env },
+			stdio: ['pipe', 'pipe', 'inherit'],
+		},
+	);
 }
 
 /** Resolves with the first stdout line that parses as JSON, or rejects when the child exits or the deadline passes. */
-export function firstJsonLine<T>(child: TypeScriptChild, deadlineMs: number, label: string): Promise<T> {
+export function firstJsonLine<T>(
+	child: TypeScriptChild,
+	deadlineMs: number,
+	label: string,
+): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
 		let buffered = '';
 		const fail = (reason: string) => {

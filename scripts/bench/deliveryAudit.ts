@@ -16,7 +16,11 @@ function orderIdOf(message: MessageRecord): string | undefined {
 }
 
 /** Counts what the sandbox accepted for the rows of one run, by the row identity carried in `order_id`. */
-export function auditDeliveries(messages: MessageRecord[], runTag: string, itemCount: number): DeliveryAudit {
+export function auditDeliveries(
+	messages: MessageRecord[],
+	runTag: string,
+	itemCount: number,
+): DeliveryAudit {
 	const acceptedPerItem = new Map<string, number>();
 	let accepted = 0;
 	for (const message of messages) {
@@ -25,7 +29,11 @@ export function auditDeliveries(messages: MessageRecord[], runTag: string, itemC
 		accepted++;
 		acceptedPerItem.set(orderId, (acceptedPerItem.get(orderId) ?? 0) + 1);
 	}
-	return { lost: itemCount - acceptedPerItem.size, duplicates: accepted - acceptedPerItem.size, accepted };
+	return {
+		lost: itemCount - acceptedPerItem.size,
+		duplicates: accepted - acceptedPerItem.size,
+		accepted,
+	};
 }
 
 export function countRateLimited(requests: RecordedRequest[]): number {

@@ -39,7 +39,12 @@ export class HelperFloor implements INodeType {
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const url = joinUrl(String(credentials.baseUrl), '/v1/sms/send');
 		const credentialOptions = {
-			credentialsDecrypted: { id: '1', name: 'Messaging API', type: CREDENTIAL_TYPE, data: credentials },
+			credentialsDecrypted: {
+				id: '1',
+				name: 'Messaging API',
+				type: CREDENTIAL_TYPE,
+				data: credentials,
+			},
 		};
 		const output: INodeExecutionData[] = new Array(items.length);
 		await forEachWithConcurrency(items.length, CONCURRENCY, async (index) => {
@@ -49,7 +54,10 @@ export class HelperFloor implements INodeType {
 				{
 					method: 'POST',
 					url,
-					headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+					headers: {
+						accept: 'application/json',
+						'content-type': 'application/x-www-form-urlencoded',
+					},
 					body: smsFormBody(items[index].json as unknown as CampaignRow),
 					json: true,
 				},

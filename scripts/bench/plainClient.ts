@@ -46,7 +46,9 @@ export async function sendWithPlainAxios(
 			const response = await client.post(
 				'/v1/sms/send',
 				smsFormBody(row),
-				connections === 'connection-per-request' ? { httpAgent: new http.Agent({ keepAlive: false }) } : undefined,
+				connections === 'connection-per-request'
+					? { httpAgent: new http.Agent({ keepAlive: false }) }
+					: undefined,
 			);
 			if (response.status === 200 && typeof response.data?.message_id === 'string') delivered++;
 			else failed++;

@@ -7,7 +7,12 @@ import path from 'node:path';
  * `.json` before `.ts`), so the node class comes back undefined. Jest prefers `.ts`; this makes the
  * benchmark resolve `*.node` imports the same way. Import it before anything that loads the node.
  */
-type ResolveFilename = (this: unknown, request: string, parent: NodeJS.Module | undefined, ...rest: unknown[]) => string;
+type ResolveFilename = (
+	this: unknown,
+	request: string,
+	parent: NodeJS.Module | undefined,
+	...rest: unknown[]
+) => string;
 
 const moduleInternals = Module as unknown as { _resolveFilename: ResolveFilename };
 const resolveFilename = moduleInternals._resolveFilename;

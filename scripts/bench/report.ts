@@ -29,18 +29,28 @@ export interface MachineFacts {
 }
 
 function markdownTable(header: string[], rows: string[][]): string {
-	const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
-	const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
-	return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+	const widths = header.map((cell, column) =>
+		Math.max(cell.length, ...rows.map((row) => row[column].length)),
+	);
+	const line = (cells: string[]) =>
+		`| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+	return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join(
+		'\n',
+	);
 }
 
 export function formatNumber(value: number, decimals = 0): string {
-	return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+	return value.toLocaleString('en-US', {
+		minimumFractionDigits: decimals,
+		maximumFractionDigits: decimals,
+	});
 }
 
 /** One markdown document, printed as is and written to bench/results.md, so the terminal and the file never disagree. */
 export function renderReport(machine: MachineFacts, scenarios: ScenarioReport[]): string {
-	const measureRows = scenarios.flatMap((scenario) => scenario.measures.map((measure) => [scenario.title, measure.label, measure.value]));
+	const measureRows = scenarios.flatMap((scenario) =>
+		scenario.measures.map((measure) => [scenario.title, measure.label, measure.value]),
+	);
 	const targetRows = scenarios.flatMap((scenario) =>
 		scenario.targets.map((check) => [check.target, check.measured, check.holds ? 'PASS' : 'FAIL']),
 	);
@@ -51,7 +61,7 @@ export function renderReport(machine: MachineFacts, scenarios: ScenarioReport[])
 			`load average ${machine.loadAverageAtStart} at start, ${machine.loadAverageAtEnd} at end · ` +
 			`medians of ${machine.repetitions} repetitions · ${formatNumber(machine.totalSeconds)} s in all`,
 		'',
-		'The sandbox runs in its own child process; each node run is a real workflow through n8n-core\'s WorkflowExecute.',
+		"The sandbox runs in its own child process; each node run is a real workflow through n8n-core's WorkflowExecute.",
 		'',
 		...scenarios.map((scenario) => `- **${scenario.title}**: ${scenario.setup}`),
 		'',

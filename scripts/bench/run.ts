@@ -15,7 +15,10 @@ import { measureRateLimit } from './scenarios/rateLimit';
 import { measureScale } from './scenarios/scale';
 
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'results.md');
-const SCENARIOS: Record<string, (sandbox: BenchSandbox, repetitions: number) => Promise<ScenarioReport>> = {
+const SCENARIOS: Record<
+	string,
+	(sandbox: BenchSandbox, repetitions: number) => Promise<ScenarioReport>
+> = {
 	overhead: measureOverhead,
 	'rate-limit': measureRateLimit,
 	overload: measureOverload,
@@ -33,19 +36,30 @@ function loadAverage(): string {
 
 /** BENCH_SCENARIOS=overload,scale runs a subset while investigating; only a full run writes bench/results.md. */
 function selectedScenarios(): string[] {
-	const requested = (process.env.BENCH_SCENARIOS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+	const requested = (process.env.BENCH_SCENARIOS ?? '')
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
 	const unknown = requested.filter((name) => !(name in SCENARIOS));
-	if (unknown.length > 0) throw new Error(`Unknown BENCH_SCENARIOS ${unknown.join(', ')}; choose from ${Object.keys(SCENARIOS).join(', ')}`);
-	return requested.length > 0 ? Object.keys(SCENARIOS).filter((name) => requested.includes(name)) : Object.keys(SCENARIOS);
+	if (unknown.length > 0)
+		throw new Error(
+			`Unknown BENCH_SCENARIOS ${unknown.join(', ')}; choose from ${Object.keys(SCENARIOS).join(', ')}`,
+		);
+	return requested.length > 0
+		? Object.keys(SCENARIOS).filter((name) => requested.includes(name))
+		: Object.keys(SCENARIOS);
 }
 
 async function main(): Promise<void> {
 	const selected = selectedScenarios();
 	const repetitions = Number(process.env.BENCH_REPETITIONS ?? 3);
-	if (!Number.isInteger(repetitions) || repetitions < 1 || repetitions > 9) throw new Error('BENCH_REPETITIONS must be a whole number from 1 to 9');
+	if (!Number.isInteger(repetitions) || repetitions < 1 || repetitions > 9)
+		throw new Error('BENCH_REPETITIONS must be a whole number from 1 to 9');
 	const startedAt = new Date();
 	const loadAverageAtStart = loadAverage();
-	process.stderr.write(`Benchmark: ${repetitions} repetitions per scenario; load average ${loadAverageAtStart}\n`);
+	process.stderr.write(
+		`Benchmark: ${repetitions} repetitions per scenario; load average ${loadAverageAtStart}\n`,
+	);
 
 	const sandbox = await startBenchSandbox();
 	const scenarios: ScenarioReport[] = [];
@@ -54,7 +68,9 @@ async function main(): Promise<void> {
 			const scenarioStartedAt = Date.now();
 			const report = await SCENARIOS[name](sandbox, repetitions);
 			scenarios.push(report);
-			process.stderr.write(`  ${report.title} done in ${((Date.now() - scenarioStartedAt) / 1000).toFixed(0)} s\n`);
+			process.stderr.write(
+				`  ${report.title} done in ${((Date.now() - scenarioStartedAt) / 1000).toFixed(0)} s\n`,
+			);
 		}
 	} finally {
 		await sandbox.stop();
@@ -79,13 +95,17 @@ async function main(): Promise<void> {
 		writeFileSync(RESULTS_FILE, report);
 		process.stdout.write(`\nWritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
 	} else {
-		process.stdout.write(`\nA partial run (${selected.join(', ')}): ${path.relative(process.cwd(), RESULTS_FILE)} left as it was\n`);
+		process.stdout.write(
+			`\nA partial run (${selected.join(', ')}): ${path.relative(process.cwd(), RESULTS_FILE)} left as it was\n`,
+		);
 	}
 }
 
 // A target that fails is a result, not an error: only a broken benchmark exits non-zero.
 const watchdog = setTimeout(() => {
-	process.stderr.write(`The benchmark did not finish within ${WHOLE_RUN_LIMIT_MS / 60_000} minutes\n`);
+	process.stderr.write(
+		`The benchmark did not finish within ${WHOLE_RUN_LIMIT_MS / 60_000} minutes\n`,
+	);
 	process.exit(1);
 }, WHOLE_RUN_LIMIT_MS);
 watchdog.unref();
@@ -93,7 +113,9 @@ watchdog.unref();
 main().then(
 	() => process.exit(0),
 	(error: unknown) => {
-		process.stderr.write(`The benchmark broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`The benchmark broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		process.exit(1);
 	},
 );

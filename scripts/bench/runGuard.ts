@@ -2,7 +2,10 @@
 export async function withinTime<T>(work: Promise<T>, limitMs: number, label: string): Promise<T> {
 	let timer: NodeJS.Timeout | undefined;
 	const deadline = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${label} did not finish within ${limitMs / 1000} s`)), limitMs);
+		timer = setTimeout(
+			() => reject(new Error(`${label} did not finish within ${limitMs / 1000} s`)),
+			limitMs,
+		);
 	});
 	try {
 		return await Promise.race([work, deadline]);

@@ -20,6 +20,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`The benchmark sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+	process.stderr.write(
+		`The benchmark sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -20,24 +20,40 @@ async function main(): Promise<void> {
 	const baseUrl = process.env.BENCH_SANDBOX_URL;
 	const apiKey = process.env.BENCH_API_KEY;
 	if (!Number.isInteger(items) || items < 1 || !baseUrl || !apiKey) {
-		throw new Error('Set BENCH_ITEMS (a whole number of at least 1), BENCH_SANDBOX_URL and BENCH_API_KEY');
+		throw new Error(
+			'Set BENCH_ITEMS (a whole number of at least 1), BENCH_SANDBOX_URL and BENCH_API_KEY',
+		);
 	}
 	const sender = (process.env.BENCH_SENDER ?? 'messaging') as CampaignSender;
-	if (sender !== 'messaging' && sender !== 'helper-floor') throw new Error('BENCH_SENDER must be messaging or helper-floor');
-	const outcome = await sendThroughNode(campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'), { baseUrl, apiKey, options: {} }, sender);
+	if (sender !== 'messaging' && sender !== 'helper-floor')
+		throw new Error('BENCH_SENDER must be messaging or helper-floor');
+	const outcome = await sendThroughNode(
+		campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'),
+		{ baseUrl, apiKey, options: {} },
+		sender,
+	);
 	// maxRSS is in kibibytes: the high-water mark of the whole process, start-up included.
 	const peakRssBytes = process.resourceUsage().maxRSS * 1024;
 	// What is still reachable once the run is over tells retained memory apart from garbage not yet collected.
 	collectGarbage();
 	const retainedHeapBytes = process.memoryUsage().heapUsed;
-	const report = { items, delivered: outcome.delivered, failed: outcome.failed, wallMs: outcome.wallMs, peakRssBytes, retainedHeapBytes };
+	const report = {
+		items,
+		delivered: outcome.delivered,
+		failed: outcome.failed,
+		wallMs: outcome.wallMs,
+		peakRssBytes,
+		retainedHeapBytes,
+	};
 	process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
 main().then(
 	() => process.exit(0),
 	(error: unknown) => {
-		process.stderr.write(`Scale probe failed: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.stderr.write(
+			`Scale probe failed: ${error instanceof Error ? error.message : String(error)}\n`,
+		);
 		process.exit(1);
 	},
 );

@@ -48,11 +48,20 @@ function helperFloorWorkflow(): WorkflowJson {
 }
 
 /** What differs between the senders; the run itself is the same workflow harness for both. */
-function senderRun(sender: CampaignSender, settings: NodeRunSettings): Pick<RunWorkflowOptions, 'workflow' | 'parameters' | 'extraNodeTypes'> {
+function senderRun(
+	sender: CampaignSender,
+	settings: NodeRunSettings,
+): Pick<RunWorkflowOptions, 'workflow' | 'parameters' | 'extraNodeTypes'> {
 	if (sender === 'helper-floor') {
-		return { workflow: helperFloorWorkflow(), extraNodeTypes: { [HELPER_FLOOR_TYPE]: new HelperFloor() } };
+		return {
+			workflow: helperFloorWorkflow(),
+			extraNodeTypes: { [HELPER_FLOOR_TYPE]: new HelperFloor() },
+		};
 	}
-	return { workflow: loadWorkflowFixture('sms-send'), parameters: { Messaging: { options: settings.options } } };
+	return {
+		workflow: loadWorkflowFixture('sms-send'),
+		parameters: { Messaging: { options: settings.options } },
+	};
 }
 
 /** Sends the rows through a node in a real workflow run (n8n-core's WorkflowExecute); the Messaging node by default. */

@@ -43,7 +43,12 @@ async function main(): Promise<number> {
 	const runner = new CheckRunner();
 	try {
 		const examples = loadExamples();
-		const owner = { email: 'e2e@example.com', password: 'E2e-check-2026', firstName: 'E2E', lastName: 'Owner' };
+		const owner = {
+			email: 'e2e@example.com',
+			password: 'E2e-check-2026',
+			firstName: 'E2E',
+			lastName: 'Owner',
+		};
 		stack = await startLocalStack({
 			userFolder,
 			packDir: path.join(runDir, 'pack'),
@@ -65,7 +70,13 @@ async function main(): Promise<number> {
 			sandboxBaseUrl: sandbox.baseUrl,
 			sandbox: new SandboxAdmin(sandbox.baseUrl),
 			examples,
-			installedPackageDir: path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-messaging'),
+			installedPackageDir: path.join(
+				userFolder,
+				'.n8n',
+				'nodes',
+				'node_modules',
+				'n8n-nodes-messaging',
+			),
 			screenshotsDir: SCREENSHOTS_DIR,
 		};
 

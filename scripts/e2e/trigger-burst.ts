@@ -7,7 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
-import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst, DEFAULT_BURST } from '../../test/e2e/trigger-burst.e2e';
+import {
+	BARE_TRIGGER_PACKAGE_DIR,
+	checkTriggerBurst,
+	DEFAULT_BURST,
+} from '../../test/e2e/trigger-burst.e2e';
 import { loadExamples } from '../lib/examples';
 import { startLocalStack, type LocalStack } from '../lib/local-stack';
 import { SandboxAdmin } from '../lib/sandbox-admin';
@@ -17,11 +21,24 @@ async function main(): Promise<number> {
 	await ensureN8nInstalled((line) => console.log(`› ${line}`));
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-burst-'));
 	const userFolder = path.join(runDir, 'n8n');
-	const owner = { email: 'burst@example.com', password: 'Burst-check-2026', firstName: 'Burst', lastName: 'Owner' };
+	const owner = {
+		email: 'burst@example.com',
+		password: 'Burst-check-2026',
+		firstName: 'Burst',
+		lastName: 'Owner',
+	};
 	const runner = new CheckRunner();
 	let stack: LocalStack | undefined;
 	try {
-		stack = await startLocalStack({ userFolder, packDir: path.join(runDir, 'pack'), reusePack: false, examples: loadExamples(), fixturePackages: [BARE_TRIGGER_PACKAGE_DIR], owner, log: (line) => console.log(`› ${line}`) });
+		stack = await startLocalStack({
+			userFolder,
+			packDir: path.join(runDir, 'pack'),
+			reusePack: false,
+			examples: loadExamples(),
+			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
+			owner,
+			log: (line) => console.log(`› ${line}`),
+		});
 		const settings = {
 			...DEFAULT_BURST,
 			events: Number(process.env.BURST_EVENTS ?? DEFAULT_BURST.events),
@@ -36,7 +53,13 @@ async function main(): Promise<number> {
 				sandboxBaseUrl: stack.sandbox!.baseUrl,
 				sandbox: new SandboxAdmin(stack.sandbox!.baseUrl),
 				examples: loadExamples(),
-				installedPackageDir: path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-messaging'),
+				installedPackageDir: path.join(
+					userFolder,
+					'.n8n',
+					'nodes',
+					'node_modules',
+					'n8n-nodes-messaging',
+				),
 				screenshotsDir: runDir,
 			},
 			runner,

@@ -11,7 +11,12 @@ export const APPROVAL_EXAMPLE = {
 	heldNode: 'Hold the order (declined or no answer)',
 };
 
-export const SAMPLE_ORDER = { order_id: 'ORD-2041', amount: 82000, customer: 'Lakeview Interiors', manager_phone: '+91 98123 45678' };
+export const SAMPLE_ORDER = {
+	order_id: 'ORD-2041',
+	amount: 82000,
+	customer: 'Lakeview Interiors',
+	manager_phone: '+91 98123 45678',
+};
 
 /** A phone's browser. Link previews (no user agent, or a bot's) get an empty page and resume nothing. */
 export const BROWSER_USER_AGENT =
@@ -30,7 +35,9 @@ export interface AskedApproval {
  */
 export function answerLinksIn(n8nBaseUrl: string, fields: Record<string, unknown>): string[] {
 	if (fields.type === 'session') return String(fields.text).match(/https?:\/\/\S+/g) ?? [];
-	const { buttons = {} } = JSON.parse(String(fields.components ?? '{}')) as { buttons?: Record<string, string> };
+	const { buttons = {} } = JSON.parse(String(fields.components ?? '{}')) as {
+		buttons?: Record<string, string>;
+	};
 	return Object.keys(buttons)
 		.sort()
 		.map((position) => `${n8nBaseUrl}/webhook-waiting/${buttons[position]}`);
@@ -43,40 +50,73 @@ export async function askForApproval(
 	sandbox: SandboxAdmin,
 	order: Record<string, unknown> = SAMPLE_ORDER,
 ): Promise<AskedApproval> {
-	await waitFor(`the webhook /webhook/${APPROVAL_EXAMPLE.webhookPath} to be registered`, 60_000, async () => {
-		// n8n answers "not registered" for a while after activation; once it is, a GET is told to use POST.
-		const probe = await fetch(`${n8nBaseUrl}/webhook/${APPROVAL_EXAMPLE.webhookPath}`);
-		return (await probe.text()).includes('POST') ? true : undefined;
-	});
-	const earlier = new Set((await listExecutions(rest, APPROVAL_EXAMPLE.id)).map((execution) => execution.id));
+	await waitFor(
+		`the webhook /webhook/${APPROVAL_EXAMPLE.webhookPath} to be registered`,
+		60_000,
+		async () => {
+			// n8n answers "not registered" for a while after activation; once it is, a GET is told to use POST.
+			const probe = await fetch(`${n8nBaseUrl}/webhook/${APPROVAL_EXAMPLE.webhookPath}`);
+			return (await probe.text()).includes('POST') ? true : undefined;
+		},
+	);
+	const earlier = new Set(
+		(await listExecutions(rest, APPROVAL_EXAMPLE.id)).map((execution) => execution.id),
+	);
 	const sentBefore = (await sandbox.requests()).length;
 	const response = await fetch(`${n8nBaseUrl}/webhook/${APPROVAL_EXAMPLE.webhookPath}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(order),
 	});
-	if (!response.ok) throw new Error(`POST /webhook/${APPROVAL_EXAMPLE.webhookPath} answered ${response.status}: ${await response.text()}`);
-	const execution = await waitFor('the approval execution to wait for the answer', 60_000, async () =>
-		(await listExecutions(rest, APPROVAL_EXAMPLE.id)).find(
-			(candidate) => !earlier.has(candidate.id) && ['waiting', 'error', 'success'].includes(candidate.status),
-		),
+	if (!response.ok)
+		throw new Error(
+			`POST /webhook/${APPROVAL_EXAMPLE.webhookPath} answered ${response.status}: ${await response.text()}`,
+		);
+	const execution = await waitFor(
+		'the approval execution to wait for the answer',
+		60_000,
+		async () =>
+			(await listExecutions(rest, APPROVAL_EXAMPLE.id)).find(
+				(candidate) =>
+					!earlier.has(candidate.id) && ['waiting', 'error', 'success'].includes(candidate.status),
+			),
 	);
-	if (execution.status !== 'waiting') throw new Error(`The approval execution ${execution.id} ended "${execution.status}" instead of waiting.`);
-	const question = (await sandbox.requests()).slice(sentBefore).find((request) => request.path === '/v1/whatsapp/send');
-	if (!question) throw new Error('The sandbox received no WhatsApp message from the approval execution.');
-	return { executionId: execution.id, question, links: answerLinksIn(n8nBaseUrl, question.fields ?? {}) };
+	if (execution.status !== 'waiting')
+		throw new Error(
+			`The approval execution ${execution.id} ended "${execution.status}" instead of waiting.`,
+		);
+	const question = (await sandbox.requests())
+		.slice(sentBefore)
+		.find((request) => request.path === '/v1/whatsapp/send');
+	if (!question)
+		throw new Error('The sandbox received no WhatsApp message from the approval execution.');
+	return {
+		executionId: execution.id,
+		question,
+		links: answerLinksIn(n8nBaseUrl, question.fields ?? {}),
+	};
 }
 
-export async function openLink(link: string, userAgent = BROWSER_USER_AGENT): Promise<{ status: number; body: string }> {
+export async function openLink(
+	link: string,
+	userAgent = BROWSER_USER_AGENT,
+): Promise<{ status: number; body: string }> {
 	const response = await fetch(link, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
 	return { status: response.status, body: await response.text() };
 }
 
 /** The execution once it no longer waits or runs. */
-export async function settledExecution(rest: N8nRestClient, executionId: string): Promise<StoredExecution> {
+export async function settledExecution(
+	rest: N8nRestClient,
+	executionId: string,
+): Promise<StoredExecution> {
 	const settled = await waitFor(`execution ${executionId} to finish`, 60_000, async () => {
-		const execution = (await listExecutions(rest, APPROVAL_EXAMPLE.id)).find((candidate) => candidate.id === executionId);
-		return execution && !['waiting', 'running', 'new'].includes(execution.status) ? execution : undefined;
+		const execution = (await listExecutions(rest, APPROVAL_EXAMPLE.id)).find(
+			(candidate) => candidate.id === executionId,
+		);
+		return execution && !['waiting', 'running', 'new'].includes(execution.status)
+			? execution
+			: undefined;
 	});
 	return await readExecution(rest, settled.id);
 }

@@ -11,7 +11,10 @@ export const CHROMIUM_ARGS = [
 ];
 
 async function whichChromium(): Promise<string | undefined> {
-	const found = await runCommand('sh', ['-c', 'command -v chromium || command -v chromium-browser']);
+	const found = await runCommand('sh', [
+		'-c',
+		'command -v chromium || command -v chromium-browser',
+	]);
 	return found.code === 0 ? found.stdout.trim().split('\n')[0] : undefined;
 }
 
@@ -23,7 +26,9 @@ export async function ensureChromium(log: (line: string) => void): Promise<strin
 	const existing = await whichChromium();
 	if (existing) return existing;
 	if (process.getuid?.() !== 0) {
-		throw new Error('Chromium is not installed. Install Debian\'s package first: sudo apt-get update && sudo apt-get install -y chromium');
+		throw new Error(
+			"Chromium is not installed. Install Debian's package first: sudo apt-get update && sudo apt-get install -y chromium",
+		);
 	}
 	log('Installing Chromium from Debian (apt-get, first run on this machine only)');
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

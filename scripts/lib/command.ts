@@ -17,7 +17,11 @@ export interface CommandOptions {
 	timeoutMs?: number;
 }
 
-export function runCommand(command: string, args: string[], options: CommandOptions = {}): Promise<CommandResult> {
+export function runCommand(
+	command: string,
+	args: string[],
+	options: CommandOptions = {},
+): Promise<CommandResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, {
 			cwd: options.cwd,
@@ -62,7 +66,9 @@ export async function runCommandOrThrow(
 	if (result.code !== 0) {
 		const tail = (result.stderr || result.stdout).trim().split('\n').slice(-15).join('\n');
 		const where = options.logFile ? ` (full log: ${options.logFile})` : '';
-		throw new Error(`\`${command} ${args.join(' ')}\` exited with ${result.signal ?? result.code}${where}:\n${tail}`);
+		throw new Error(
+			`\`${command} ${args.join(' ')}\` exited with ${result.signal ?? result.code}${where}:\n${tail}`,
+		);
 	}
 	return result;
 }

@@ -1,5 +1,11 @@
 import { firstOutputOf } from '../n8n/executions';
-import { APPROVAL_EXAMPLE, askForApproval, openLink, SAMPLE_ORDER, settledExecution } from './approval-round-trip';
+import {
+	APPROVAL_EXAMPLE,
+	askForApproval,
+	openLink,
+	SAMPLE_ORDER,
+	settledExecution,
+} from './approval-round-trip';
 import { truncate } from './demo-tables';
 import type { LocalStack } from './local-stack';
 import type { SandboxAdmin } from './sandbox-admin';
@@ -9,22 +15,35 @@ import type { SandboxAdmin } from './sandbox-admin';
  * question the sandbox received, the manager's tap on the approve link, and the output the execution resumed
  * with. Returns whether the round trip ended approved.
  */
-export async function showApprovalRoundTrip(stack: LocalStack, admin: SandboxAdmin): Promise<boolean> {
-	console.log('\nApproval round trip (examples/whatsapp-approval.json, WhatsApp → Send and Wait for Response)\n');
+export async function showApprovalRoundTrip(
+	stack: LocalStack,
+	admin: SandboxAdmin,
+): Promise<boolean> {
+	console.log(
+		'\nApproval round trip (examples/whatsapp-approval.json, WhatsApp → Send and Wait for Response)\n',
+	);
 	try {
 		const order = JSON.stringify(SAMPLE_ORDER);
 		console.log(`1. POST /webhook/${APPROVAL_EXAMPLE.webhookPath} ${order}`);
 		const asked = await askForApproval(stack.n8n.baseUrl, stack.rest, admin);
 		const fields = asked.question.fields ?? {};
-		console.log(`2. Execution ${asked.executionId} is waiting. The sandbox received for ${String(fields.to)}:`);
-		console.log(`   template ${String(fields.template_name)} ${truncate(String(fields.components), 160)}`);
+		console.log(
+			`2. Execution ${asked.executionId} is waiting. The sandbox received for ${String(fields.to)}:`,
+		);
+		console.log(
+			`   template ${String(fields.template_name)} ${truncate(String(fields.components), 160)}`,
+		);
 		const [approve] = asked.links;
 		console.log(`3. The manager taps Approve: GET ${truncate(approve, 110)}`);
 		const opened = await openLink(approve);
-		console.log(`   n8n answered ${opened.status}: "${opened.body.match(/<h1>(.*?)<\/h1>/)?.[1] ?? truncate(opened.body, 60)}"`);
+		console.log(
+			`   n8n answered ${opened.status}: "${opened.body.match(/<h1>(.*?)<\/h1>/)?.[1] ?? truncate(opened.body, 60)}"`,
+		);
 		const execution = await settledExecution(stack.rest, asked.executionId);
 		const [answer] = firstOutputOf(execution, APPROVAL_EXAMPLE.askNode);
-		console.log(`4. Execution ${execution.id} resumed and finished "${execution.status}"; "${APPROVAL_EXAMPLE.askNode}" output:`);
+		console.log(
+			`4. Execution ${execution.id} resumed and finished "${execution.status}"; "${APPROVAL_EXAMPLE.askNode}" output:`,
+		);
 		console.log(`   ${JSON.stringify(answer)}`);
 		const released = firstOutputOf(execution, APPROVAL_EXAMPLE.releasedNode).length === 1;
 		console.log(`   → "${released ? APPROVAL_EXAMPLE.releasedNode : APPROVAL_EXAMPLE.heldNode}"`);

@@ -18,17 +18,30 @@ export function startsWithMessagingTrigger(example: Example): boolean {
 }
 
 /** Imports through the CLI in one go (each CLI call boots n8n, seconds each). Returns the imported names. */
-export async function importExamples(target: N8nCliTarget, examples: Example[], options: ImportOptions): Promise<string[]> {
+export async function importExamples(
+	target: N8nCliTarget,
+	examples: Example[],
+	options: ImportOptions,
+): Promise<string[]> {
 	const stateFile = path.join(target.userFolder, 'imported-examples.json');
-	const imported: Record<string, string> = fs.existsSync(stateFile) ? JSON.parse(fs.readFileSync(stateFile, 'utf8')) : {};
+	const imported: Record<string, string> = fs.existsSync(stateFile)
+		? JSON.parse(fs.readFileSync(stateFile, 'utf8'))
+		: {};
 	const toImport = examples
 		.map((example) => {
 			const workflow = forN8nAt(example.workflow, options.origin);
-			return { file: example.file, workflow, hash: createHash('sha256').update(JSON.stringify(workflow)).digest('hex') };
+			return {
+				file: example.file,
+				workflow,
+				hash: createHash('sha256').update(JSON.stringify(workflow)).digest('hex'),
+			};
 		})
 		.filter(({ file, hash }) => !options.keepUnchanged || imported[file] !== hash);
 	if (toImport.length === 0) return [];
-	await importWorkflows(target, toImport.map(({ workflow }) => workflow));
+	await importWorkflows(
+		target,
+		toImport.map(({ workflow }) => workflow),
+	);
 	for (const { file, hash } of toImport) imported[file] = hash;
 	fs.writeFileSync(stateFile, JSON.stringify(imported, null, 2));
 	return toImport.map(({ workflow }) => workflow.name);
@@ -39,10 +52,17 @@ export async function importExamples(target: N8nCliTarget, examples: Example[], 
  * production webhook receives delivery events; and those that wait for an answer, so their production webhook
  * can start them. Imports always arrive inactive.
  */
-export async function activateTriggerExamples(client: N8nRestClient, examples: Example[]): Promise<string[]> {
+export async function activateTriggerExamples(
+	client: N8nRestClient,
+	examples: Example[],
+): Promise<string[]> {
 	const activated: string[] = [];
-	for (const example of examples.filter((candidate) => startsWithMessagingTrigger(candidate) || waitsForAnswer(candidate))) {
-		const workflow = await client.get<{ active: boolean; name: string }>(`/rest/workflows/${example.workflow.id}`);
+	for (const example of examples.filter(
+		(candidate) => startsWithMessagingTrigger(candidate) || waitsForAnswer(candidate),
+	)) {
+		const workflow = await client.get<{ active: boolean; name: string }>(
+			`/rest/workflows/${example.workflow.id}`,
+		);
 		if (workflow.active) continue;
 		await client.activateWorkflow(example.workflow.id);
 		activated.push(workflow.name);

@@ -47,8 +47,14 @@ export function loadExamples(): Example[] {
 		.filter((file) => file.endsWith('.json'))
 		.sort()
 		.map((file) => {
-			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
-			return { file, workflow, messagingNodes: workflow.nodes.filter((node) => node.type === MESSAGING_NODE_TYPE) };
+			const workflow = JSON.parse(
+				fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'),
+			) as WorkflowJson;
+			return {
+				file,
+				workflow,
+				messagingNodes: workflow.nodes.filter((node) => node.type === MESSAGING_NODE_TYPE),
+			};
 		});
 }
 
@@ -63,12 +69,15 @@ export function waitsForAnswer(example: Example): boolean {
 /** The example as it must be imported into an n8n served at `origin`: its own webhook URLs point there. */
 export function forN8nAt(workflow: WorkflowJson, origin: string): WorkflowJson {
 	if (origin === EXAMPLE_N8N_ORIGIN) return workflow;
-	return JSON.parse(JSON.stringify(workflow).split(EXAMPLE_N8N_ORIGIN).join(origin)) as WorkflowJson;
+	return JSON.parse(
+		JSON.stringify(workflow).split(EXAMPLE_N8N_ORIGIN).join(origin),
+	) as WorkflowJson;
 }
 
 /** The production path of the example's Messaging Trigger, e.g. `/webhook/<webhookId>/messaging-events`. */
 export function triggerPathOf(example: Example): string {
 	const trigger = example.workflow.nodes.find((node) => node.type === MESSAGING_TRIGGER_NODE_TYPE);
-	if (!trigger?.webhookId) throw new Error(`${example.file} has no Messaging Trigger with a webhookId`);
+	if (!trigger?.webhookId)
+		throw new Error(`${example.file} has no Messaging Trigger with a webhookId`);
 	return `/webhook/${trigger.webhookId}/messaging-events`;
 }

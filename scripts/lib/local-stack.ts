@@ -1,14 +1,24 @@
 import path from 'node:path';
 
 import { importCredentials, type N8nCliTarget } from '../n8n/cli';
-import { buildAndPack, installFixturePackage, installPackageIntoUserFolder, type PackedPackage } from '../n8n/package';
+import {
+	buildAndPack,
+	installFixturePackage,
+	installPackageIntoUserFolder,
+	type PackedPackage,
+} from '../n8n/package';
 import { N8nRestClient, type OwnerAccount } from '../n8n/rest-client';
 import { startN8nServer, type N8nServer } from '../n8n/server';
 import { messagingApiCredential, signingSecretCredential } from './credentials';
 import { activateTriggerExamples, importExamples } from './example-import';
 import type { Example } from './examples';
 import { findFreePort, LOOPBACK } from './ports';
-import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from './sandbox-server';
+import {
+	SANDBOX_API_KEY,
+	SANDBOX_SIGNING_SECRET,
+	startSandboxServer,
+	type SandboxServer,
+} from './sandbox-server';
 
 export interface LocalStackOptions {
 	/** The N8N_USER_FOLDER; the package is installed into its `.n8n/nodes`. */
@@ -40,10 +50,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 	const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 	const packed = await buildAndPack(options.packDir, { reuseIfUnchanged: options.reusePack });
 	const install = await installPackageIntoUserFolder(options.userFolder, packed);
-	options.log(`${packed.reused ? 'Reused the packed' : 'Built and packed'} ${path.basename(packed.tarball)}, ${install === 'installed' ? 'installed it with npm' : 'already installed'} in .n8n/nodes (${seconds()})`);
+	options.log(
+		`${packed.reused ? 'Reused the packed' : 'Built and packed'} ${path.basename(packed.tarball)}, ${install === 'installed' ? 'installed it with npm' : 'already installed'} in .n8n/nodes (${seconds()})`,
+	);
 	for (const fixture of options.fixturePackages ?? []) {
 		await installFixturePackage(options.userFolder, fixture, options.packDir);
-		options.log(`Installed the test fixture package ${path.basename(fixture)} beside it (${seconds()})`);
+		options.log(
+			`Installed the test fixture package ${path.basename(fixture)} beside it (${seconds()})`,
+		);
 	}
 
 	started = Date.now();
@@ -56,18 +70,36 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 	try {
 		const n8nPort = await findFreePort();
 		const cli = { userFolder: options.userFolder, port: n8nPort };
-		if (!options.provider) sandbox = await startSandboxServer(await findFreePort(), path.join(options.userFolder, 'sandbox.log'));
+		if (!options.provider)
+			sandbox = await startSandboxServer(
+				await findFreePort(),
+				path.join(options.userFolder, 'sandbox.log'),
+			);
 		const api = options.provider ?? { baseUrl: sandbox!.baseUrl, apiKey: SANDBOX_API_KEY };
-		await importCredentials(cli, [messagingApiCredential(api.baseUrl, api.apiKey), signingSecretCredential(SANDBOX_SIGNING_SECRET)]);
-		await importExamples(cli, options.examples, { origin: `http://${LOOPBACK}:${n8nPort}`, keepUnchanged: false });
-		options.log(`${sandbox ? `Sandbox at ${sandbox.baseUrl}; c` : 'C'}redential and ${options.examples.length} examples imported with the n8n CLI (${seconds()})`);
+		await importCredentials(cli, [
+			messagingApiCredential(api.baseUrl, api.apiKey),
+			signingSecretCredential(SANDBOX_SIGNING_SECRET),
+		]);
+		await importExamples(cli, options.examples, {
+			origin: `http://${LOOPBACK}:${n8nPort}`,
+			keepUnchanged: false,
+		});
+		options.log(
+			`${sandbox ? `Sandbox at ${sandbox.baseUrl}; c` : 'C'}redential and ${options.examples.length} examples imported with the n8n CLI (${seconds()})`,
+		);
 
 		started = Date.now();
-		n8n = await startN8nServer({ userFolder: options.userFolder, port: n8nPort, brokerPort: await findFreePort() });
+		n8n = await startN8nServer({
+			userFolder: options.userFolder,
+			port: n8nPort,
+			brokerPort: await findFreePort(),
+		});
 		const rest = new N8nRestClient(n8n.baseUrl);
 		await rest.setupOwnerOrLogin(options.owner);
 		const activated = await activateTriggerExamples(rest, options.examples);
-		options.log(`n8n ${n8n.baseUrl} running${activated.length ? `, active: ${activated.join(', ')}` : ''} (${seconds()})`);
+		options.log(
+			`n8n ${n8n.baseUrl} running${activated.length ? `, active: ${activated.join(', ')}` : ''} (${seconds()})`,
+		);
 		return { packed, sandbox, n8n, rest, cli, stop };
 	} catch (error) {
 		await stop();

@@ -21,9 +21,18 @@ process.once('exit', () => {
  * Spawns a long-running process in its own process group, output to `logFile`. The group matters:
  * n8n starts task-runner children, and stopping the group stops them too.
  */
-export function spawnInOwnGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): BackgroundProcess {
+export function spawnInOwnGroup(
+	command: string,
+	args: string[],
+	options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+): BackgroundProcess {
 	const log = fs.openSync(options.logFile, 'a');
-	const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', log, log], detached: true });
+	const child = spawn(command, args, {
+		cwd: options.cwd,
+		env: options.env,
+		stdio: ['ignore', log, log],
+		detached: true,
+	});
 	fs.closeSync(log);
 	if (child.pid === undefined) throw new Error(`Could not start ${command}.`);
 	const pid = child.pid;
@@ -94,7 +103,9 @@ export class StopSwitch {
 	stopAllWhenExited(name: string, part: { exited: Promise<void>; logFile: string }): void {
 		void part.exited.then(() => {
 			if (this.stopping) return;
-			console.error(`\n${name} stopped unexpectedly. Last lines of ${part.logFile}:\n${lastLines(part.logFile, 15)}`);
+			console.error(
+				`\n${name} stopped unexpectedly. Last lines of ${part.logFile}:\n${lastLines(part.logFile, 15)}`,
+			);
 			void this.stopAll(1);
 		});
 	}

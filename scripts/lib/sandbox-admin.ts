@@ -19,15 +19,24 @@ export class SandboxAdmin {
 	constructor(readonly baseUrl: string) {}
 
 	async requests(): Promise<RecordedRequest[]> {
-		return this.unwrapList<RecordedRequest>(await this.call('GET', '/__admin/requests'), 'requests');
+		return this.unwrapList<RecordedRequest>(
+			await this.call('GET', '/__admin/requests'),
+			'requests',
+		);
 	}
 
 	async messages(): Promise<Array<Record<string, unknown>>> {
-		return this.unwrapList<Record<string, unknown>>(await this.call('GET', '/__admin/messages'), 'messages');
+		return this.unwrapList<Record<string, unknown>>(
+			await this.call('GET', '/__admin/messages'),
+			'messages',
+		);
 	}
 
 	async webhookDeliveries(): Promise<Array<Record<string, unknown>>> {
-		return this.unwrapList<Record<string, unknown>>(await this.call('GET', '/__admin/webhook-deliveries'), 'deliveries');
+		return this.unwrapList<Record<string, unknown>>(
+			await this.call('GET', '/__admin/webhook-deliveries'),
+			'deliveries',
+		);
 	}
 
 	/**
@@ -35,7 +44,8 @@ export class SandboxAdmin {
 	 * (`{ button: { messageId, position } }`): the window opens and the signed event goes to the account webhook.
 	 */
 	async simulateInbound(message: Record<string, unknown>): Promise<InboundEvent> {
-		return ((await this.call('POST', '/__admin/inbound', message)) as { event: InboundEvent }).event;
+		return ((await this.call('POST', '/__admin/inbound', message)) as { event: InboundEvent })
+			.event;
 	}
 
 	async setAccountWebhook(url: string | null): Promise<void> {
@@ -56,7 +66,9 @@ export class SandboxAdmin {
 		if (Array.isArray(body)) return body as T[];
 		const list = (body as Record<string, unknown> | null)?.[key];
 		if (Array.isArray(list)) return list as T[];
-		throw new Error(`The sandbox answered an unexpected shape for ${key}: ${JSON.stringify(body).slice(0, 200)}`);
+		throw new Error(
+			`The sandbox answered an unexpected shape for ${key}: ${JSON.stringify(body).slice(0, 200)}`,
+		);
 	}
 
 	private async call(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -66,7 +78,8 @@ export class SandboxAdmin {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+		if (!response.ok)
+			throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
 		return text ? JSON.parse(text) : undefined;
 	}
 }

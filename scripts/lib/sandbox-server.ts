@@ -18,20 +18,35 @@ export interface SandboxServer {
 }
 
 /** Starts the sandbox through its own CLI (`npm run sandbox`), the way a developer does. */
-export async function startSandboxServer(port: number, logFile: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<SandboxServer> {
+export async function startSandboxServer(
+	port: number,
+	logFile: string,
+	extraEnv: NodeJS.ProcessEnv = {},
+): Promise<SandboxServer> {
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
-	const child = spawnInOwnGroup(path.join(PROJECT_BIN_DIR, 'tsx'), [path.join(REPO_ROOT, 'sandbox', 'cli.ts')], {
-		cwd: REPO_ROOT,
-		env: { ...process.env, PATH: pathWithNode24(), SANDBOX_PORT: String(port), ...extraEnv },
-		logFile,
-	});
+	const child = spawnInOwnGroup(
+		path.join(PROJECT_BIN_DIR, 'tsx'),
+		[path.join(REPO_ROOT, 'sandbox', 'cli.ts')],
+		{
+			cwd: REPO_ROOT,
+			env: { ...process.env, PATH: pathWithNode24(), SANDBOX_PORT: String(port), ...extraEnv },
+			logFile,
+		},
+	);
 	const baseUrl = `http://${LOOPBACK}:${port}`;
-	const sandbox: SandboxServer = { baseUrl, logFile, exited: child.exited, stop: () => child.stop(5000) };
+	const sandbox: SandboxServer = {
+		baseUrl,
+		logFile,
+		exited: child.exited,
+		stop: () => child.stop(5000),
+	};
 	try {
 		await waitForHttpOk(`${baseUrl}/__admin/health`, 30_000, () => !child.hasExited());
 	} catch (error) {
 		await sandbox.stop();
-		throw new Error(`The sandbox did not start: ${(error as Error).message}\n${lastLines(logFile, 15)}`);
+		throw new Error(
+			`The sandbox did not start: ${(error as Error).message}\n${lastLines(logFile, 15)}`,
+		);
 	}
 	return sandbox;
 }

@@ -1,4 +1,8 @@
-export async function waitForHttpOk(url: string, timeoutMs: number, isAlive: () => boolean = () => true): Promise<void> {
+export async function waitForHttpOk(
+	url: string,
+	timeoutMs: number,
+	isAlive: () => boolean = () => true,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	let lastProblem = 'no answer yet';
 	while (Date.now() < deadline) {
@@ -12,5 +16,7 @@ export async function waitForHttpOk(url: string, timeoutMs: number, isAlive: () 
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
-	throw new Error(`${url} did not answer 200 within ${Math.round(timeoutMs / 1000)} s (${lastProblem}).`);
+	throw new Error(
+		`${url} did not answer 200 within ${Math.round(timeoutMs / 1000)} s (${lastProblem}).`,
+	);
 }

@@ -15,10 +15,19 @@ export interface N8nCliTarget {
 }
 
 async function cliEnvironment(target: N8nCliTarget): Promise<NodeJS.ProcessEnv> {
-	return n8nEnvironment({ userFolder: target.userFolder, port: target.port, brokerPort: await findFreePort(), queue: target.queue });
+	return n8nEnvironment({
+		userFolder: target.userFolder,
+		port: target.port,
+		brokerPort: await findFreePort(),
+		queue: target.queue,
+	});
 }
 
-export async function runN8nCli(target: N8nCliTarget, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
+export async function runN8nCli(
+	target: N8nCliTarget,
+	args: string[],
+	extraEnv: NodeJS.ProcessEnv = {},
+): Promise<CommandResult> {
 	fs.mkdirSync(target.userFolder, { recursive: true });
 	return runCommand(NODE24_BIN, [N8N_BIN, ...args], {
 		cwd: target.userFolder,
@@ -46,7 +55,10 @@ export interface CredentialToImport {
 	data: Record<string, string>;
 }
 
-export async function importCredentials(target: N8nCliTarget, credentials: CredentialToImport[]): Promise<void> {
+export async function importCredentials(
+	target: N8nCliTarget,
+	credentials: CredentialToImport[],
+): Promise<void> {
 	const file = writeTemporaryJson('credentials', credentials);
 	try {
 		await runN8nCliOrThrow(target, ['import:credentials', `--input=${file}`]);
@@ -92,14 +104,21 @@ export interface ExecutionResult {
  * `n8n execute --id`: runs the workflow from its Manual Trigger in this process (not in a running server)
  * and prints the whole run as JSON, which is parsed here.
  */
-export async function executeWorkflow(target: N8nCliTarget, workflowId: string): Promise<ExecutionResult> {
+export async function executeWorkflow(
+	target: N8nCliTarget,
+	workflowId: string,
+): Promise<ExecutionResult> {
 	// --rawOutput prints the run only at log level info or more verbose; a caller's quieter level would hide it.
-	const result = await runN8nCli(target, ['execute', `--id=${workflowId}`, '--rawOutput'], { N8N_LOG_LEVEL: 'info' });
+	const result = await runN8nCli(target, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+		N8N_LOG_LEVEL: 'info',
+	});
 	const run = parseRunJson(result.stdout);
 	// Seen under heavy load: the CLI printed its finished, successful run and was then ended by a signal
 	// while shutting down. The run it reported stands; the signal is reported, not hidden.
 	if (run?.status === 'success' && result.signal) {
-		console.warn(`  (n8n execute --id=${workflowId} was ended by ${result.signal} after reporting its successful run)`);
+		console.warn(
+			`  (n8n execute --id=${workflowId} was ended by ${result.signal} after reporting its successful run)`,
+		);
 		return run;
 	}
 	if (result.code !== 0 || !run) {
@@ -122,14 +141,25 @@ function parseRunJson(stdout: string): ExecutionResult | undefined {
 }
 
 /** The items a node sent down one of its outputs (0: main, 1: the error output of "Continue (using error output)"). */
-export function nodeOutput(run: ExecutionResult, nodeName: string, output = 0): Array<{ json: Record<string, unknown>; pairedItem?: unknown }> {
+export function nodeOutput(
+	run: ExecutionResult,
+	nodeName: string,
+	output = 0,
+): Array<{ json: Record<string, unknown>; pairedItem?: unknown }> {
 	const nodeRuns = run.data.resultData.runData[nodeName];
 	if (!nodeRuns?.length) throw new Error(`Node "${nodeName}" did not run.`);
 	const [first] = nodeRuns;
-	if (first.error) throw new Error(`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`.trim());
+	if (first.error)
+		throw new Error(
+			`Node "${nodeName}" failed: ${first.error.message} ${first.error.description ?? ''}`.trim(),
+		);
 	return first.data?.main?.[output] ?? [];
 }
 
-export function outputItemsOf(run: ExecutionResult, nodeName: string, output = 0): Array<Record<string, unknown>> {
+export function outputItemsOf(
+	run: ExecutionResult,
+	nodeName: string,
+	output = 0,
+): Array<Record<string, unknown>> {
 	return nodeOutput(run, nodeName, output).map((item) => item.json);
 }

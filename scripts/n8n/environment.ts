@@ -42,7 +42,14 @@ function queueEnvironment(queue: QueueBackend, port: number): NodeJS.ProcessEnv 
 }
 
 /** Variables n8n reads from the environment that would change its behaviour if inherited from the user's shell. */
-const INHERITED_N8N_PREFIXES = ['N8N_', 'DB_', 'WEBHOOK_URL', 'EXECUTIONS_', 'GENERIC_TIMEZONE', 'QUEUE_'];
+const INHERITED_N8N_PREFIXES = [
+	'N8N_',
+	'DB_',
+	'WEBHOOK_URL',
+	'EXECUTIONS_',
+	'GENERIC_TIMEZONE',
+	'QUEUE_',
+];
 
 export function n8nEnvironment(config: N8nInstanceConfig): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
@@ -77,6 +84,8 @@ export function n8nEnvironment(config: N8nInstanceConfig): NodeJS.ProcessEnv {
 		DB_TYPE: 'sqlite',
 		...(config.queue ? queueEnvironment(config.queue, config.port) : {}),
 		// n8n's own choice of expression engine is kept unless asked for: the burst measures what it costs a trigger.
-		...(process.env.N8N_EXPRESSION_ENGINE ? { N8N_EXPRESSION_ENGINE: process.env.N8N_EXPRESSION_ENGINE } : {}),
+		...(process.env.N8N_EXPRESSION_ENGINE
+			? { N8N_EXPRESSION_ENGINE: process.env.N8N_EXPRESSION_ENGINE }
+			: {}),
 	};
 }

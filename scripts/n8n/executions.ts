@@ -20,10 +20,15 @@ export interface StoredExecution extends ExecutionSummary {
 }
 
 // n8n stores execution data in `flatted` form; the n8n under test ships the parser it uses itself.
-const requireFromN8n = createRequire(path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'package.json'));
+const requireFromN8n = createRequire(
+	path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'package.json'),
+);
 const flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
 
-export async function listExecutions(rest: N8nRestClient, workflowId: string): Promise<ExecutionSummary[]> {
+export async function listExecutions(
+	rest: N8nRestClient,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const page = await rest.get<{ results: ExecutionSummary[] }>(`/rest/executions?filter=${filter}`);
 	return page.results;
@@ -31,15 +36,25 @@ export async function listExecutions(rest: N8nRestClient, workflowId: string): P
 
 export async function readExecution(rest: N8nRestClient, id: string): Promise<StoredExecution> {
 	const stored = await rest.get<ExecutionSummary & { data: string }>(`/rest/executions/${id}`);
-	const data = flatted.parse(stored.data) as { resultData: { runData: Record<string, StoredNodeRun[]> } };
+	const data = flatted.parse(stored.data) as {
+		resultData: { runData: Record<string, StoredNodeRun[]> };
+	};
 	return { ...stored, runData: data.resultData.runData };
 }
 
-export function firstOutputOf(execution: StoredExecution, nodeName: string, output = 0): Array<Record<string, unknown>> {
+export function firstOutputOf(
+	execution: StoredExecution,
+	nodeName: string,
+	output = 0,
+): Array<Record<string, unknown>> {
 	return (execution.runData[nodeName]?.[0]?.data?.main?.[output] ?? []).map((item) => item.json);
 }
 
-export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+export async function waitFor<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => Promise<T | undefined>,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const found = await probe();

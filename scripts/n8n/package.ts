@@ -6,7 +6,16 @@ import { runCommandOrThrow } from '../lib/command';
 import { NODE24_DIR, REPO_ROOT, pathWithNode24 } from './paths';
 
 /** What goes into the built package: when none of it changed, the last tarball is still the right one. */
-const BUILD_INPUTS = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'gulpfile.js', 'README.md', 'LICENSE'];
+const BUILD_INPUTS = [
+	'nodes',
+	'credentials',
+	'package.json',
+	'tsconfig.json',
+	'tsconfig.build.json',
+	'gulpfile.js',
+	'README.md',
+	'LICENSE',
+];
 
 function npmEnvironment(): NodeJS.ProcessEnv {
 	return { ...process.env, PATH: pathWithNode24(), npm_config_nodedir: NODE24_DIR };
@@ -37,7 +46,10 @@ export interface PackedPackage {
  * `npm run build` then `npm pack` into `destination`. With `reuseIfUnchanged`, a tarball packed from the
  * same sources is reused, which is what keeps a second `npm start` quick.
  */
-export async function buildAndPack(destination: string, options: { reuseIfUnchanged: boolean }): Promise<PackedPackage> {
+export async function buildAndPack(
+	destination: string,
+	options: { reuseIfUnchanged: boolean },
+): Promise<PackedPackage> {
 	fs.mkdirSync(destination, { recursive: true });
 	const buildHash = hashBuildInputs();
 	const hashFile = path.join(destination, 'build-hash');
@@ -50,7 +62,11 @@ export async function buildAndPack(destination: string, options: { reuseIfUnchan
 	}
 	const env = npmEnvironment();
 	await runCommandOrThrow('npm', ['run', 'build'], { cwd: REPO_ROOT, env });
-	const packed = await runCommandOrThrow('npm', ['pack', '--json', '--pack-destination', destination], { cwd: REPO_ROOT, env });
+	const packed = await runCommandOrThrow(
+		'npm',
+		['pack', '--json', '--pack-destination', destination],
+		{ cwd: REPO_ROOT, env },
+	);
 	const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
 	fs.writeFileSync(hashFile, `${buildHash}\n`);
 	fs.writeFileSync(tarballFile, `${filename}\n`);
@@ -61,10 +77,16 @@ export async function buildAndPack(destination: string, options: { reuseIfUnchan
  * Installs the tarball the way a user installs a community node by hand: `npm install` inside
  * `<N8N_USER_FOLDER>/.n8n/nodes`. npm brings the peer `n8n-workflow` (and its own peers) along.
  */
-export async function installPackageIntoUserFolder(userFolder: string, packed: PackedPackage): Promise<'installed' | 'unchanged'> {
+export async function installPackageIntoUserFolder(
+	userFolder: string,
+	packed: PackedPackage,
+): Promise<'installed' | 'unchanged'> {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const installedHashFile = path.join(nodesDir, '.installed-build-hash');
-	if (fs.existsSync(installedHashFile) && fs.readFileSync(installedHashFile, 'utf8').trim() === packed.buildHash) {
+	if (
+		fs.existsSync(installedHashFile) &&
+		fs.readFileSync(installedHashFile, 'utf8').trim() === packed.buildHash
+	) {
 		return 'unchanged';
 	}
 	fs.mkdirSync(nodesDir, { recursive: true });
@@ -82,14 +104,25 @@ export async function installPackageIntoUserFolder(userFolder: string, packed: P
 }
 
 /** Packs a test fixture package (plain JS, nothing to build) and installs it beside ours, as a user would. */
-export async function installFixturePackage(userFolder: string, packageDir: string, packDir: string): Promise<void> {
+export async function installFixturePackage(
+	userFolder: string,
+	packageDir: string,
+	packDir: string,
+): Promise<void> {
 	fs.mkdirSync(packDir, { recursive: true });
 	const env = npmEnvironment();
-	const packed = await runCommandOrThrow('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: packageDir, env });
-	const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-	await runCommandOrThrow('npm', ['install', '--no-audit', '--no-fund', path.join(packDir, filename)], {
-		cwd: path.join(userFolder, '.n8n', 'nodes'),
+	const packed = await runCommandOrThrow('npm', ['pack', '--json', '--pack-destination', packDir], {
+		cwd: packageDir,
 		env,
-		logFile: path.join(userFolder, 'npm-install-fixtures.log'),
 	});
+	const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+	await runCommandOrThrow(
+		'npm',
+		['install', '--no-audit', '--no-fund', path.join(packDir, filename)],
+		{
+			cwd: path.join(userFolder, '.n8n', 'nodes'),
+			env,
+			logFile: path.join(userFolder, 'npm-install-fixtures.log'),
+		},
+	);
 }

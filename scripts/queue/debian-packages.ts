@@ -18,8 +18,13 @@ async function onPath(program: string): Promise<string | undefined> {
 function postgresBinFolder(): string | undefined {
 	const root = '/usr/lib/postgresql';
 	if (!fs.existsSync(root)) return undefined;
-	const majors = fs.readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-	const folder = majors.map((major) => path.join(root, major, 'bin')).find((bin) => fs.existsSync(path.join(bin, 'initdb')));
+	const majors = fs
+		.readdirSync(root)
+		.filter((name) => /^\d+$/.test(name))
+		.sort((a, b) => Number(b) - Number(a));
+	const folder = majors
+		.map((major) => path.join(root, major, 'bin'))
+		.find((bin) => fs.existsSync(path.join(bin, 'initdb')));
 	return folder;
 }
 
@@ -35,15 +40,23 @@ async function findBinaries(): Promise<Partial<ServiceBinaries>> {
 export async function ensureQueueServices(log: (line: string) => void): Promise<ServiceBinaries> {
 	const found = await findBinaries();
 	if (found.redisServer && found.postgresBin) return found as ServiceBinaries;
-	const missing = [found.redisServer ? '' : 'redis-server', found.postgresBin ? '' : 'postgresql'].filter(Boolean);
+	const missing = [
+		found.redisServer ? '' : 'redis-server',
+		found.postgresBin ? '' : 'postgresql',
+	].filter(Boolean);
 	if (process.getuid?.() !== 0) {
-		throw new Error(`Queue mode needs ${missing.join(' and ')}: sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
+		throw new Error(
+			`Queue mode needs ${missing.join(' and ')}: sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
+		);
 	}
 	log(`Installing ${missing.join(' and ')} from Debian (apt-get, first run on this machine only)`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	await runCommandOrThrow('apt-get', ['update'], { env, timeoutMs: 300_000 });
 	await runCommandOrThrow('apt-get', ['install', '-y', ...missing], { env, timeoutMs: 600_000 });
 	const installed = await findBinaries();
-	if (!installed.redisServer || !installed.postgresBin) throw new Error(`apt-get installed ${missing.join(' ')}, but the programs are not where Debian puts them.`);
+	if (!installed.redisServer || !installed.postgresBin)
+		throw new Error(
+			`apt-get installed ${missing.join(' ')}, but the programs are not where Debian puts them.`,
+		);
 	return installed as ServiceBinaries;
 }

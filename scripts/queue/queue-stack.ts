@@ -11,7 +11,12 @@ import { messagingApiCredential, signingSecretCredential } from '../lib/credenti
 import { activateTriggerExamples, importExamples } from '../lib/example-import';
 import type { Example } from '../lib/examples';
 import { findFreePort, LOOPBACK } from '../lib/ports';
-import { SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET, startSandboxServer, type SandboxServer } from '../lib/sandbox-server';
+import {
+	SANDBOX_API_KEY,
+	SANDBOX_SIGNING_SECRET,
+	startSandboxServer,
+	type SandboxServer,
+} from '../lib/sandbox-server';
 import { ensureQueueServices } from './debian-packages';
 import { startQueueServices, type QueueServices } from './services';
 
@@ -54,11 +59,17 @@ export interface QueueStack {
 /** One key for every process, kept beside the data: restarting the stack must still decrypt the credentials. */
 function encryptionKeyIn(servicesDir: string): string {
 	const file = path.join(servicesDir, 'encryption-key');
-	if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+	if (!fs.existsSync(file))
+		fs.writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
 	return fs.readFileSync(file, 'utf8').trim();
 }
 
-async function startRole(base: N8nInstanceConfig, role: N8nProcessRole, port: number, workerConcurrency: number): Promise<N8nServer> {
+async function startRole(
+	base: N8nInstanceConfig,
+	role: N8nProcessRole,
+	port: number,
+	workerConcurrency: number,
+): Promise<N8nServer> {
 	const args = role === 'worker' ? [`--concurrency=${workerConcurrency}`] : [];
 	return await startN8nServer({ ...base, port, brokerPort: await findFreePort() }, {}, role, args);
 }
@@ -67,12 +78,17 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	const binaries = await ensureQueueServices(options.log);
 	const packed = await buildAndPack(options.packDir, { reuseIfUnchanged: options.reusePack });
 	await installPackageIntoUserFolder(options.userFolder, packed);
-	for (const fixture of options.fixturePackages ?? []) await installFixturePackage(options.userFolder, fixture, options.packDir);
-	options.log(`Package ${path.basename(packed.tarball)} installed in ${options.userFolder}/.n8n/nodes (shared by every n8n process)`);
+	for (const fixture of options.fixturePackages ?? [])
+		await installFixturePackage(options.userFolder, fixture, options.packDir);
+	options.log(
+		`Package ${path.basename(packed.tarball)} installed in ${options.userFolder}/.n8n/nodes (shared by every n8n process)`,
+	);
 
 	const services = await startQueueServices(binaries, options.servicesDir);
 	const queue: QueueBackend = { ...services, encryptionKey: encryptionKeyIn(options.servicesDir) };
-	options.log(`Redis ${services.redis.host}:${services.redis.port}, PostgreSQL ${services.postgres.host}:${services.postgres.port}/${services.postgres.database} (data in ${options.servicesDir}${services.postgres.dataDir.startsWith(options.servicesDir) ? '' : `; the database in ${services.postgres.dataDir}, which the postgres user can reach`})`);
+	options.log(
+		`Redis ${services.redis.host}:${services.redis.port}, PostgreSQL ${services.postgres.host}:${services.postgres.port}/${services.postgres.database} (data in ${options.servicesDir}${services.postgres.dataDir.startsWith(options.servicesDir) ? '' : `; the database in ${services.postgres.dataDir}, which the postgres user can reach`})`,
+	);
 	const ports = {
 		main: options.mainPort ?? (await findFreePort()),
 		webhook: await findFreePort(),
@@ -100,9 +116,18 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		await services.stop();
 	};
 	try {
-		sandbox = await startSandboxServer(await findFreePort(), path.join(options.userFolder, 'sandbox.log'));
-		await importCredentials(cli, [messagingApiCredential(sandbox.baseUrl, SANDBOX_API_KEY), signingSecretCredential(SANDBOX_SIGNING_SECRET)]);
-		await importExamples(cli, options.examples, { origin: `http://${LOOPBACK}:${ports.main}`, keepUnchanged: true });
+		sandbox = await startSandboxServer(
+			await findFreePort(),
+			path.join(options.userFolder, 'sandbox.log'),
+		);
+		await importCredentials(cli, [
+			messagingApiCredential(sandbox.baseUrl, SANDBOX_API_KEY),
+			signingSecretCredential(SANDBOX_SIGNING_SECRET),
+		]);
+		await importExamples(cli, options.examples, {
+			origin: `http://${LOOPBACK}:${ports.main}`,
+			keepUnchanged: true,
+		});
 		await startN8n();
 		const rest = new N8nRestClient(processes[0].baseUrl);
 		await rest.setupOwnerOrLogin(options.owner);

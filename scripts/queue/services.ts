@@ -17,10 +17,18 @@ export interface QueueServices {
 const DATABASE = 'n8n';
 const POSTGRES_USER = 'postgres';
 
-async function waitForPort(port: number, what: string, child: BackgroundProcess, logFile: string): Promise<void> {
+async function waitForPort(
+	port: number,
+	what: string,
+	child: BackgroundProcess,
+	logFile: string,
+): Promise<void> {
 	const deadline = Date.now() + 60_000;
 	while (Date.now() < deadline) {
-		if (child.hasExited()) throw new Error(`${what} exited while starting. Last lines of ${logFile}:\n${lastLines(logFile, 15)}`);
+		if (child.hasExited())
+			throw new Error(
+				`${what} exited while starting. Last lines of ${logFile}:\n${lastLines(logFile, 15)}`,
+			);
 		const open = await new Promise<boolean>((resolve) => {
 			const socket = net.connect(port, LOOPBACK, () => {
 				socket.end();
@@ -31,7 +39,9 @@ async function waitForPort(port: number, what: string, child: BackgroundProcess,
 		if (open) return;
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
-	throw new Error(`${what} did not listen on ${port} within 60 s. Last lines of ${logFile}:\n${lastLines(logFile, 15)}`);
+	throw new Error(
+		`${what} did not listen on ${port} within 60 s. Last lines of ${logFile}:\n${lastLines(logFile, 15)}`,
+	);
 }
 
 /** Whether every folder above `dir` lets other users through (the `postgres` user must reach its data). */
@@ -49,42 +59,96 @@ function reachableByOtherUsers(dir: string): boolean {
  */
 function postgresDataDir(preferred: string): string {
 	if (process.getuid?.() !== 0 || reachableByOtherUsers(preferred)) return preferred;
-	return path.join(os.tmpdir(), `n8n-nodes-messaging-postgres-${path.basename(path.dirname(preferred))}`);
+	return path.join(
+		os.tmpdir(),
+		`n8n-nodes-messaging-postgres-${path.basename(path.dirname(preferred))}`,
+	);
 }
 
 /** PostgreSQL refuses to run as root: as root, its programs run as Debian's `postgres` user. */
 function asPostgresUser(program: string, args: string[]): [string, string[]] {
-	return process.getuid?.() === 0 ? ['runuser', ['-u', POSTGRES_USER, '--', program, ...args]] : [program, args];
+	return process.getuid?.() === 0
+		? ['runuser', ['-u', POSTGRES_USER, '--', program, ...args]]
+		: [program, args];
 }
 
-async function startPostgres(bin: string, preferredDir: string, log: string): Promise<{ process: BackgroundProcess; port: number; dataDir: string }> {
+async function startPostgres(
+	bin: string,
+	preferredDir: string,
+	log: string,
+): Promise<{ process: BackgroundProcess; port: number; dataDir: string }> {
 	const dataDir = postgresDataDir(preferredDir);
 	const cluster = path.join(dataDir, 'cluster');
 	const sockets = path.join(dataDir, 'sockets');
 	const fresh = !fs.existsSync(path.join(cluster, 'PG_VERSION'));
 	fs.mkdirSync(sockets, { recursive: true });
-	if (process.getuid?.() === 0) await runCommandOrThrow('chown', ['-R', `${POSTGRES_USER}:`, dataDir]);
+	if (process.getuid?.() === 0)
+		await runCommandOrThrow('chown', ['-R', `${POSTGRES_USER}:`, dataDir]);
 	if (fresh) {
-		const [program, args] = asPostgresUser(path.join(bin, 'initdb'), ['-D', cluster, '-U', POSTGRES_USER, '--auth=trust', '-E', 'UTF8']);
+		const [program, args] = asPostgresUser(path.join(bin, 'initdb'), [
+			'-D',
+			cluster,
+			'-U',
+			POSTGRES_USER,
+			'--auth=trust',
+			'-E',
+			'UTF8',
+		]);
 		await runCommandOrThrow(program, args, { cwd: dataDir, logFile: log });
 	}
 	const port = await findFreePort();
 	const [program, args] = asPostgresUser(path.join(bin, 'postgres'), [
-		'-D', cluster, '-p', String(port), '-k', sockets, '-c', `listen_addresses=${LOOPBACK}`, '-c', 'max_connections=200', '-c', 'fsync=off',
+		'-D',
+		cluster,
+		'-p',
+		String(port),
+		'-k',
+		sockets,
+		'-c',
+		`listen_addresses=${LOOPBACK}`,
+		'-c',
+		'max_connections=200',
+		'-c',
+		'fsync=off',
 	]);
 	const child = spawnInOwnGroup(program, args, { cwd: dataDir, env: process.env, logFile: log });
 	await waitForPort(port, 'PostgreSQL', child, log);
-	const [createdb, createArgs] = asPostgresUser(path.join(bin, 'createdb'), ['-h', LOOPBACK, '-p', String(port), '-U', POSTGRES_USER, DATABASE]);
+	const [createdb, createArgs] = asPostgresUser(path.join(bin, 'createdb'), [
+		'-h',
+		LOOPBACK,
+		'-p',
+		String(port),
+		'-U',
+		POSTGRES_USER,
+		DATABASE,
+	]);
 	if (fresh) await runCommandOrThrow(createdb, createArgs, { cwd: dataDir, logFile: log });
 	return { process: child, port, dataDir };
 }
 
-async function startRedis(redisServer: string, dataDir: string, log: string): Promise<{ process: BackgroundProcess; port: number }> {
+async function startRedis(
+	redisServer: string,
+	dataDir: string,
+	log: string,
+): Promise<{ process: BackgroundProcess; port: number }> {
 	fs.mkdirSync(dataDir, { recursive: true });
 	const port = await findFreePort();
 	const child = spawnInOwnGroup(
 		redisServer,
-		['--port', String(port), '--bind', LOOPBACK, '--dir', dataDir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			LOOPBACK,
+			'--dir',
+			dataDir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--protected-mode',
+			'yes',
+		],
 		{ cwd: dataDir, env: process.env, logFile: log },
 	);
 	await waitForPort(port, 'Redis', child, log);
@@ -95,19 +159,36 @@ async function startRedis(redisServer: string, dataDir: string, log: string): Pr
  * Redis and PostgreSQL as local processes on free loopback ports, data under `dataDir`. The database survives a
  * restart of the stack (queue mode keeps workflows and credentials there); Redis holds only the queue.
  */
-export async function startQueueServices(binaries: ServiceBinaries, dataDir: string): Promise<QueueServices> {
+export async function startQueueServices(
+	binaries: ServiceBinaries,
+	dataDir: string,
+): Promise<QueueServices> {
 	fs.mkdirSync(dataDir, { recursive: true });
-	const redis = await startRedis(binaries.redisServer, path.join(dataDir, 'redis'), path.join(dataDir, 'redis.log'));
+	const redis = await startRedis(
+		binaries.redisServer,
+		path.join(dataDir, 'redis'),
+		path.join(dataDir, 'redis.log'),
+	);
 	let postgres: Awaited<ReturnType<typeof startPostgres>>;
 	try {
-		postgres = await startPostgres(binaries.postgresBin, path.join(dataDir, 'postgres'), path.join(dataDir, 'postgres.log'));
+		postgres = await startPostgres(
+			binaries.postgresBin,
+			path.join(dataDir, 'postgres'),
+			path.join(dataDir, 'postgres.log'),
+		);
 	} catch (error) {
 		await redis.process.stop(5_000);
 		throw error;
 	}
 	return {
 		redis: { host: LOOPBACK, port: redis.port },
-		postgres: { host: LOOPBACK, port: postgres.port, database: DATABASE, user: POSTGRES_USER, dataDir: postgres.dataDir },
+		postgres: {
+			host: LOOPBACK,
+			port: postgres.port,
+			database: DATABASE,
+			user: POSTGRES_USER,
+			dataDir: postgres.dataDir,
+		},
 		async stop() {
 			await postgres.process.stop(15_000);
 			await redis.process.stop(5_000);

@@ -24,9 +24,12 @@ async function main(): Promise<void> {
 	await ensureN8nInstalled(log);
 
 	let stack: QueueStack | undefined;
-	const stopSwitch = new StopSwitch('n8n (main, workers, webhook process), the sandbox, PostgreSQL and Redis', async () => {
-		await stack?.stop();
-	});
+	const stopSwitch = new StopSwitch(
+		'n8n (main, workers, webhook process), the sandbox, PostgreSQL and Redis',
+		async () => {
+			await stack?.stop();
+		},
+	);
 
 	try {
 		const owner = loadOrCreateOwnerAccount(USER_FOLDER);
@@ -42,7 +45,8 @@ async function main(): Promise<void> {
 			mainPort,
 			log,
 		});
-		for (const server of [stack.main, stack.webhook, ...stack.workers]) stopSwitch.stopAllWhenExited('An n8n process', server);
+		for (const server of [stack.main, stack.webhook, ...stack.workers])
+			stopSwitch.stopAllWhenExited('An n8n process', server);
 		const { services } = stack;
 		console.log(`
 Queue mode ready in ${Math.round((Date.now() - started) / 1000)} s.
@@ -63,6 +67,6 @@ Press Ctrl-C to stop everything.`);
 }
 
 main().catch((error: Error) => {
-	console.error(error instanceof PortTakenError ? error.message : error.stack ?? error.message);
+	console.error(error instanceof PortTakenError ? error.message : (error.stack ?? error.message));
 	process.exit(1);
 });

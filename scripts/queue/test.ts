@@ -23,7 +23,12 @@ async function main(): Promise<number> {
 	// The user folder outside the repository, as for the e2e: the repo's node_modules must not resolve for the package.
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-queue-'));
 	const servicesDir = path.join(CACHE_DIR, 'queue-test', path.basename(runDir));
-	const owner = { email: 'queue@example.com', password: 'Queue-check-2026', firstName: 'Queue', lastName: 'Owner' };
+	const owner = {
+		email: 'queue@example.com',
+		password: 'Queue-check-2026',
+		firstName: 'Queue',
+		lastName: 'Owner',
+	};
 	const runner = new CheckRunner();
 	let stack: QueueStack | undefined;
 	let postgresDataDir: string | undefined;
@@ -41,13 +46,20 @@ async function main(): Promise<number> {
 			log,
 		});
 		postgresDataDir = stack.services.postgres.dataDir;
-		log(`Queue mode up in ${((Date.now() - started) / 1000).toFixed(1)} s: main ${stack.main.baseUrl}, webhook process ${stack.webhook.baseUrl}, workers ${stack.workers.map((worker) => worker.baseUrl).join(', ')}`);
+		log(
+			`Queue mode up in ${((Date.now() - started) / 1000).toFixed(1)} s: main ${stack.main.baseUrl}, webhook process ${stack.webhook.baseUrl}, workers ${stack.workers.map((worker) => worker.baseUrl).join(', ')}`,
+		);
 		const sandbox = new SandboxAdmin(stack.sandbox.baseUrl);
 		console.log('\nCampaigns across workers');
-		const messagesEach = Number(process.env.QUEUE_CAMPAIGN_MESSAGES ?? DEFAULT_CAMPAIGNS.messagesEach);
+		const messagesEach = Number(
+			process.env.QUEUE_CAMPAIGN_MESSAGES ?? DEFAULT_CAMPAIGNS.messagesEach,
+		);
 		await checkQueueCampaigns(stack, sandbox, runner, { ...DEFAULT_CAMPAIGNS, messagesEach });
 		console.log('\nDelivery events across processes');
-		await checkQueueEvents(stack, runner, { ...DEFAULT_QUEUE_EVENTS, events: Number(process.env.QUEUE_EVENTS ?? DEFAULT_QUEUE_EVENTS.events) });
+		await checkQueueEvents(stack, runner, {
+			...DEFAULT_QUEUE_EVENTS,
+			events: Number(process.env.QUEUE_EVENTS ?? DEFAULT_QUEUE_EVENTS.events),
+		});
 	} finally {
 		await stack?.stop();
 	}

@@ -5,7 +5,13 @@ import type { E2eContext } from './context';
 import type { Acknowledgement } from './examples.e2e';
 import { DELIVERY_EVENTS_PATH, DELIVERY_EVENTS_WORKFLOW_ID } from './expected-sends';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { firstOutputOf, listExecutions, readExecution, waitFor, type StoredExecution } from '../../scripts/n8n/executions';
+import {
+	firstOutputOf,
+	listExecutions,
+	readExecution,
+	waitFor,
+	type StoredExecution,
+} from '../../scripts/n8n/executions';
 
 const TRIGGER_NODE = 'SMS status changed';
 const DELIVERED_BRANCH = 'Mark delivered in your CRM';
@@ -15,34 +21,69 @@ const FAILING_RECIPIENT = '+919800000001';
 const EVENT_TIMEOUT_MS = 30_000;
 
 /** The issue 4 loop in a real n8n: send with callback_url → sandbox lifecycle → signed event → active trigger. */
-export async function checkDeliveryEvents(context: E2eContext, runner: CheckRunner, smsAck: Acknowledgement | undefined): Promise<void> {
+export async function checkDeliveryEvents(
+	context: E2eContext,
+	runner: CheckRunner,
+	smsAck: Acknowledgement | undefined,
+): Promise<void> {
 	if (!smsAck) {
-		runner.skipBecause('a delivered event reaches the active Messaging Trigger and runs its workflow', 'the SMS example did not send');
+		runner.skipBecause(
+			'a delivered event reaches the active Messaging Trigger and runs its workflow',
+			'the SMS example did not send',
+		);
 	} else {
-		await runner.check('a delivered event reaches the active Messaging Trigger and runs its workflow', async () => {
-			const delivery = await waitFor('the sandbox to deliver the "delivered" event', EVENT_TIMEOUT_MS, async () =>
-				(await context.sandbox.webhookDeliveries()).find(
-					(attempt) => attempt.messageId === smsAck.message_id && attempt.messageStatus === 'delivered' && attempt.status === 200,
-				),
-			);
-			assertEqual(delivery.url, `${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`, 'delivery URL (the callback URL of the send)');
-			const execution = await waitForTriggerExecution(context, smsAck.message_id, 'delivered');
-			assertEqual(execution.status, 'success', 'trigger execution status');
-			const [event] = firstOutputOf(execution, TRIGGER_NODE);
-			assertEqual(
-				{ event_id: event.event_id, channel: event.channel, recipient: event.recipient, error: event.error },
-				{ event_id: delivery.eventId, channel: 'sms', recipient: '+919812345678', error: null },
-				'event the trigger passed on',
-			);
-			assertEqual(firstOutputOf(execution, 'Delivered?', 0).length, 1, 'items on the "delivered" branch');
-			assert(execution.runData[DELIVERED_BRANCH], `"${DELIVERED_BRANCH}" did not run`);
-			const forThisMessage = await triggerExecutionsFor(context, smsAck.message_id);
-			assertEqual(forThisMessage.map((run) => firstOutputOf(run, TRIGGER_NODE)[0].status), ['delivered'], 'executions for this message (the "sent" event is filtered out)');
-		});
+		await runner.check(
+			'a delivered event reaches the active Messaging Trigger and runs its workflow',
+			async () => {
+				const delivery = await waitFor(
+					'the sandbox to deliver the "delivered" event',
+					EVENT_TIMEOUT_MS,
+					async () =>
+						(await context.sandbox.webhookDeliveries()).find(
+							(attempt) =>
+								attempt.messageId === smsAck.message_id &&
+								attempt.messageStatus === 'delivered' &&
+								attempt.status === 200,
+						),
+				);
+				assertEqual(
+					delivery.url,
+					`${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`,
+					'delivery URL (the callback URL of the send)',
+				);
+				const execution = await waitForTriggerExecution(context, smsAck.message_id, 'delivered');
+				assertEqual(execution.status, 'success', 'trigger execution status');
+				const [event] = firstOutputOf(execution, TRIGGER_NODE);
+				assertEqual(
+					{
+						event_id: event.event_id,
+						channel: event.channel,
+						recipient: event.recipient,
+						error: event.error,
+					},
+					{ event_id: delivery.eventId, channel: 'sms', recipient: '+919812345678', error: null },
+					'event the trigger passed on',
+				);
+				assertEqual(
+					firstOutputOf(execution, 'Delivered?', 0).length,
+					1,
+					'items on the "delivered" branch',
+				);
+				assert(execution.runData[DELIVERED_BRANCH], `"${DELIVERED_BRANCH}" did not run`);
+				const forThisMessage = await triggerExecutionsFor(context, smsAck.message_id);
+				assertEqual(
+					forThisMessage.map((run) => firstOutputOf(run, TRIGGER_NODE)[0].status),
+					['delivered'],
+					'executions for this message (the "sent" event is filtered out)',
+				);
+			},
+		);
 	}
 
 	await runner.check('a failing recipient produces a "failed" event with its reason', async () => {
-		const example = context.examples.find((candidate) => candidate.workflow.id === 'exSmsOrderDlt001');
+		const example = context.examples.find(
+			(candidate) => candidate.workflow.id === 'exSmsOrderDlt001',
+		);
 		assert(example, 'the SMS example is missing');
 		await importWorkflows(context.cli, [failingRecipientVariant(example, context.n8nBaseUrl)]);
 		const run = await executeWorkflow(context.cli, FAILING_VARIANT_ID);
@@ -50,62 +91,95 @@ export async function checkDeliveryEvents(context: E2eContext, runner: CheckRunn
 		assertEqual(ack.status, 'queued', 'the provider accepts the message first');
 		const execution = await waitForTriggerExecution(context, ack.message_id, 'failed');
 		const [event] = firstOutputOf(execution, TRIGGER_NODE);
-		assertEqual((event.error as { code?: string } | null)?.code, 'dnd_blocked', 'error code in the event');
-		assert(typeof (event.error as { message?: unknown }).message === 'string', 'the event explains the failure');
+		assertEqual(
+			(event.error as { code?: string } | null)?.code,
+			'dnd_blocked',
+			'error code in the event',
+		);
+		assert(
+			typeof (event.error as { message?: unknown }).message === 'string',
+			'the event explains the failure',
+		);
 		assert(execution.runData[FAILED_BRANCH], `"${FAILED_BRANCH}" did not run`);
 	});
 
-	await runner.check('without a callback URL the event goes to the account webhook, and reaches the trigger there', async () => {
-		const example = context.examples.find((candidate) => candidate.workflow.id === 'exSmsOrderDlt001');
-		assert(example, 'the SMS example is missing');
-		const accountWebhook = `${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`;
-		await context.sandbox.setAccountWebhook(accountWebhook);
-		try {
-			await importWorkflows(context.cli, [withoutCallbackUrl(example, context.n8nBaseUrl)]);
-			const run = await executeWorkflow(context.cli, NO_CALLBACK_VARIANT_ID);
-			const [ack] = outputItemsOf(run, 'Send shipping SMS') as unknown as Acknowledgement[];
-			const sent = (await context.sandbox.requests()).find(
-				(request) => (request.response as { body?: { message_id?: string } })?.body?.message_id === ack.message_id,
+	await runner.check(
+		'without a callback URL the event goes to the account webhook, and reaches the trigger there',
+		async () => {
+			const example = context.examples.find(
+				(candidate) => candidate.workflow.id === 'exSmsOrderDlt001',
 			);
-			assert(sent && !('callback_url' in (sent.fields ?? {})), 'the send must carry no callback_url');
-			const execution = await waitForTriggerExecution(context, ack.message_id, 'delivered');
-			assertEqual(execution.status, 'success', 'trigger execution status');
-			const attempts = (await context.sandbox.webhookDeliveries()).filter((attempt) => attempt.messageId === ack.message_id);
-			assert(attempts.length > 0 && attempts.every((attempt) => attempt.url === accountWebhook), 'deliveries went elsewhere than the account webhook');
-		} finally {
-			await context.sandbox.setAccountWebhook(null);
-		}
-	});
+			assert(example, 'the SMS example is missing');
+			const accountWebhook = `${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`;
+			await context.sandbox.setAccountWebhook(accountWebhook);
+			try {
+				await importWorkflows(context.cli, [withoutCallbackUrl(example, context.n8nBaseUrl)]);
+				const run = await executeWorkflow(context.cli, NO_CALLBACK_VARIANT_ID);
+				const [ack] = outputItemsOf(run, 'Send shipping SMS') as unknown as Acknowledgement[];
+				const sent = (await context.sandbox.requests()).find(
+					(request) =>
+						(request.response as { body?: { message_id?: string } })?.body?.message_id ===
+						ack.message_id,
+				);
+				assert(
+					sent && !('callback_url' in (sent.fields ?? {})),
+					'the send must carry no callback_url',
+				);
+				const execution = await waitForTriggerExecution(context, ack.message_id, 'delivered');
+				assertEqual(execution.status, 'success', 'trigger execution status');
+				const attempts = (await context.sandbox.webhookDeliveries()).filter(
+					(attempt) => attempt.messageId === ack.message_id,
+				);
+				assert(
+					attempts.length > 0 && attempts.every((attempt) => attempt.url === accountWebhook),
+					'deliveries went elsewhere than the account webhook',
+				);
+			} finally {
+				await context.sandbox.setAccountWebhook(null);
+			}
+		},
+	);
 
-	await runner.check('the trigger answers 401 to unsigned or tampered events and starts nothing', async () => {
-		const before = (await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length;
-		const body = JSON.stringify({
-			event_id: 'evt_forged',
-			type: 'message.status',
-			message_id: 'msg_forged',
-			channel: 'sms',
-			status: 'delivered',
-			timestamp: new Date().toISOString(),
-			recipient: '+919812345678',
-			error: null,
-		});
-		const url = `${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`;
-		const unsigned = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-		assertEqual(unsigned.status, 401, 'answer to an unsigned event');
-		const tampered = await fetch(url, {
-			method: 'POST',
-			headers: {
-				'content-type': 'application/json',
-				'x-messaging-event-id': 'evt_forged',
-				'x-messaging-timestamp': String(Math.floor(Date.now() / 1000)),
-				'x-messaging-signature': `v1=${'0'.repeat(64)}`,
-			},
-			body,
-		});
-		assertEqual(tampered.status, 401, 'answer to a wrongly signed event');
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		assertEqual((await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length, before, 'trigger executions');
-	});
+	await runner.check(
+		'the trigger answers 401 to unsigned or tampered events and starts nothing',
+		async () => {
+			const before = (await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length;
+			const body = JSON.stringify({
+				event_id: 'evt_forged',
+				type: 'message.status',
+				message_id: 'msg_forged',
+				channel: 'sms',
+				status: 'delivered',
+				timestamp: new Date().toISOString(),
+				recipient: '+919812345678',
+				error: null,
+			});
+			const url = `${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`;
+			const unsigned = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body,
+			});
+			assertEqual(unsigned.status, 401, 'answer to an unsigned event');
+			const tampered = await fetch(url, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'x-messaging-event-id': 'evt_forged',
+					'x-messaging-timestamp': String(Math.floor(Date.now() / 1000)),
+					'x-messaging-signature': `v1=${'0'.repeat(64)}`,
+				},
+				body,
+			});
+			assertEqual(tampered.status, 401, 'answer to a wrongly signed event');
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+			assertEqual(
+				(await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length,
+				before,
+				'trigger executions',
+			);
+		},
+	);
 }
 
 const FAILING_VARIANT_ID = 'e2eSmsFailing001';
@@ -114,8 +188,15 @@ const FAILING_VARIANT_ID = 'e2eSmsFailing001';
 function failingRecipientVariant(example: Example, origin: string): WorkflowJson {
 	const workflow = forN8nAt(example.workflow, origin);
 	const text = JSON.stringify(workflow).replace('+91 98123 45678', FAILING_RECIPIENT);
-	assert(text.includes(FAILING_RECIPIENT), 'the sample phone in the SMS example changed; update this test');
-	return { ...(JSON.parse(text) as WorkflowJson), id: FAILING_VARIANT_ID, name: 'E2E: DLT SMS to a failing recipient' };
+	assert(
+		text.includes(FAILING_RECIPIENT),
+		'the sample phone in the SMS example changed; update this test',
+	);
+	return {
+		...(JSON.parse(text) as WorkflowJson),
+		id: FAILING_VARIANT_ID,
+		name: 'E2E: DLT SMS to a failing recipient',
+	};
 }
 
 const NO_CALLBACK_VARIANT_ID = 'e2eSmsNoCallbk01';
@@ -125,19 +206,44 @@ function withoutCallbackUrl(example: Example, origin: string): WorkflowJson {
 	const workflow = JSON.parse(JSON.stringify(forN8nAt(example.workflow, origin))) as WorkflowJson;
 	const send = workflow.nodes.find((node) => node.name === 'Send shipping SMS');
 	const options = send?.parameters.options as Record<string, unknown> | undefined;
-	assert(options && 'callbackUrl' in options, 'the SMS example has no Callback URL option; update this test');
+	assert(
+		options && 'callbackUrl' in options,
+		'the SMS example has no Callback URL option; update this test',
+	);
 	delete options.callbackUrl;
-	return { ...workflow, id: NO_CALLBACK_VARIANT_ID, name: 'E2E: DLT SMS relying on the account webhook' };
+	return {
+		...workflow,
+		id: NO_CALLBACK_VARIANT_ID,
+		name: 'E2E: DLT SMS relying on the account webhook',
+	};
 }
 
-async function triggerExecutionsFor(context: E2eContext, messageId: string): Promise<StoredExecution[]> {
+async function triggerExecutionsFor(
+	context: E2eContext,
+	messageId: string,
+): Promise<StoredExecution[]> {
 	const summaries = await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID);
-	const executions = await Promise.all(summaries.filter((summary) => summary.status !== 'running').map((summary) => readExecution(context.rest, summary.id)));
-	return executions.filter((execution) => firstOutputOf(execution, TRIGGER_NODE)[0]?.message_id === messageId);
+	const executions = await Promise.all(
+		summaries
+			.filter((summary) => summary.status !== 'running')
+			.map((summary) => readExecution(context.rest, summary.id)),
+	);
+	return executions.filter(
+		(execution) => firstOutputOf(execution, TRIGGER_NODE)[0]?.message_id === messageId,
+	);
 }
 
-async function waitForTriggerExecution(context: E2eContext, messageId: string, status: string): Promise<StoredExecution> {
-	return waitFor(`a trigger execution for ${messageId} with status ${status}`, EVENT_TIMEOUT_MS, async () =>
-		(await triggerExecutionsFor(context, messageId)).find((execution) => firstOutputOf(execution, TRIGGER_NODE)[0]?.status === status),
+async function waitForTriggerExecution(
+	context: E2eContext,
+	messageId: string,
+	status: string,
+): Promise<StoredExecution> {
+	return waitFor(
+		`a trigger execution for ${messageId} with status ${status}`,
+		EVENT_TIMEOUT_MS,
+		async () =>
+			(await triggerExecutionsFor(context, messageId)).find(
+				(execution) => firstOutputOf(execution, TRIGGER_NODE)[0]?.status === status,
+			),
 	);
 }

@@ -19,7 +19,10 @@ export class EventRecorder {
 			request.on('data', (chunk: Buffer) => chunks.push(chunk));
 			request.on('end', () => {
 				const source = (request.url ?? '').split('/').pop() ?? '';
-				const eventId = String((JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { event_id?: unknown }).event_id);
+				const eventId = String(
+					(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { event_id?: unknown })
+						.event_id,
+				);
 				const counts = this.runs.get(source) ?? new Map<string, number>();
 				counts.set(eventId, (counts.get(eventId) ?? 0) + 1);
 				this.runs.set(source, counts);
@@ -46,6 +49,8 @@ export class EventRecorder {
 	}
 
 	async stop(): Promise<void> {
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 	}
 }

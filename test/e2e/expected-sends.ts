@@ -1,7 +1,8 @@
 import { SANDBOX_API_KEY } from '../../scripts/lib/sandbox-server';
 
 /** Trigger URL of the delivery-events example (its webhookId), as the SMS example's callback URL names it. */
-export const DELIVERY_EVENTS_PATH = '/webhook/5e0b8d2c-7f3a-4c1e-9b6d-2a4f8c0e1d37/messaging-events';
+export const DELIVERY_EVENTS_PATH =
+	'/webhook/5e0b8d2c-7f3a-4c1e-9b6d-2a4f8c0e1d37/messaging-events';
 export const DELIVERY_EVENTS_WORKFLOW_ID = 'exSmsDelivEvts01';
 
 export interface ExpectedSend {
@@ -46,7 +47,12 @@ export function expectedSends(n8nOrigin: string): ExpectedSend[] {
 			channel: 'whatsapp',
 			status: 'sent',
 			fields: { to: '+919812345678', type: 'template', template_name: 'lead_followup' },
-			jsonFields: { components: { body: { 1: 'Asha', 2: 'the 2BHK at Lakeview' }, buttons: { 1: 'book-visit-L-1042' } } },
+			jsonFields: {
+				components: {
+					body: { 1: 'Asha', 2: 'the 2BHK at Lakeview' },
+					buttons: { 1: 'book-visit-L-1042' },
+				},
+			},
 		},
 	];
 }

@@ -15,7 +15,9 @@ export class CheckRunner {
 			this.failed += 1;
 			const message = error instanceof Error ? error.message : String(error);
 			this.failures.push(`${name}: ${message}`);
-			console.log(`  ✗ ${name} (${Date.now() - started} ms)\n      ${message.split('\n').join('\n      ')}`);
+			console.log(
+				`  ✗ ${name} (${Date.now() - started} ms)\n      ${message.split('\n').join('\n      ')}`,
+			);
 			return false;
 		}
 	}
@@ -44,7 +46,9 @@ export function assert(condition: unknown, message: string): asserts condition {
 function canonical(value: unknown): string {
 	return JSON.stringify(value, (_key, inner: unknown) =>
 		inner && typeof inner === 'object' && !Array.isArray(inner)
-			? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+			? Object.fromEntries(
+					Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+				)
 			: inner,
 	);
 }

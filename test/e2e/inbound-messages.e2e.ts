@@ -7,7 +7,13 @@ import type { E2eContext } from './context';
 import type { Acknowledgement } from './examples.e2e';
 import { DELIVERY_EVENTS_PATH, DELIVERY_EVENTS_WORKFLOW_ID } from './expected-sends';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { firstOutputOf, listExecutions, readExecution, waitFor, type StoredExecution } from '../../scripts/n8n/executions';
+import {
+	firstOutputOf,
+	listExecutions,
+	readExecution,
+	waitFor,
+	type StoredExecution,
+} from '../../scripts/n8n/executions';
 
 const TRIGGER_NODE = 'WhatsApp message received';
 const SESSION_REPLY = 'Reply in the open session';
@@ -19,10 +25,19 @@ const WROTE_A_DAY_AGO = '+919855500002';
 const EVENT_TIMEOUT_MS = 30_000;
 
 /** The inbound-reply example in a real n8n: the sandbox's signed inbound event → active trigger → IF → reply. */
-export async function checkInboundMessages(context: E2eContext, runner: CheckRunner, leadFollowUp: Acknowledgement | undefined): Promise<void> {
-	const example = context.examples.find((candidate) => candidate.workflow.id === INBOUND_REPLY_EXAMPLE_ID);
+export async function checkInboundMessages(
+	context: E2eContext,
+	runner: CheckRunner,
+	leadFollowUp: Acknowledgement | undefined,
+): Promise<void> {
+	const example = context.examples.find(
+		(candidate) => candidate.workflow.id === INBOUND_REPLY_EXAMPLE_ID,
+	);
 	if (!example) {
-		runner.skipBecause('inbound WhatsApp messages reach the inbound-reply example', `examples/ has no workflow ${INBOUND_REPLY_EXAMPLE_ID}`);
+		runner.skipBecause(
+			'inbound WhatsApp messages reach the inbound-reply example',
+			`examples/ has no workflow ${INBOUND_REPLY_EXAMPLE_ID}`,
+		);
 		return;
 	}
 	const triggerUrl = `${context.n8nBaseUrl}${triggerPathOf(example)}`;
@@ -37,93 +52,173 @@ export async function checkInboundMessages(context: E2eContext, runner: CheckRun
 	await checkVersionOneTrigger(context, runner);
 }
 
-async function checkSessionReply(context: E2eContext, runner: CheckRunner, triggerUrl: string): Promise<void> {
-	await runner.check('an inbound text reaches the active trigger and is answered with a session message to its sender', async () => {
-		const event = await context.sandbox.simulateInbound({ from: WRITES_IN_WINDOW, text: 'Where is my order?' });
-		const delivery = await waitFor('the sandbox to deliver the inbound event', EVENT_TIMEOUT_MS, async () =>
-			(await context.sandbox.webhookDeliveries()).find((attempt) => attempt.eventId === event.event_id && attempt.status === 200),
-		);
-		assertEqual(delivery.url, triggerUrl, 'where the inbound event went (the account webhook)');
-		const execution = await waitForInboundExecution(context, event.event_id);
-		assertEqual(execution.status, 'success', 'execution status');
-		const [item] = firstOutputOf(execution, TRIGGER_NODE);
-		const windowEnd = new Date(Date.parse(event.timestamp) + 24 * 60 * 60 * 1000).toISOString();
-		assertEqual(item, { ...event, window_expires_at: windowEnd }, 'the item the trigger passed on');
-		assert(execution.runData[SESSION_REPLY] && !execution.runData[TEMPLATE_REPLY], 'the open window must lead to the session reply only');
-		const reply = await sendTo(context, WRITES_IN_WINDOW);
-		assertEqual(reply.fields, { to: WRITES_IN_WINDOW, type: 'session', text: SESSION_TEXT }, 'the session reply the sandbox received');
-		assertEqual((reply.response as { status?: number }).status, 200, 'the sandbox accepted the session reply (the inbound message opened its window)');
-	});
+async function checkSessionReply(
+	context: E2eContext,
+	runner: CheckRunner,
+	triggerUrl: string,
+): Promise<void> {
+	await runner.check(
+		'an inbound text reaches the active trigger and is answered with a session message to its sender',
+		async () => {
+			const event = await context.sandbox.simulateInbound({
+				from: WRITES_IN_WINDOW,
+				text: 'Where is my order?',
+			});
+			const delivery = await waitFor(
+				'the sandbox to deliver the inbound event',
+				EVENT_TIMEOUT_MS,
+				async () =>
+					(await context.sandbox.webhookDeliveries()).find(
+						(attempt) => attempt.eventId === event.event_id && attempt.status === 200,
+					),
+			);
+			assertEqual(delivery.url, triggerUrl, 'where the inbound event went (the account webhook)');
+			const execution = await waitForInboundExecution(context, event.event_id);
+			assertEqual(execution.status, 'success', 'execution status');
+			const [item] = firstOutputOf(execution, TRIGGER_NODE);
+			const windowEnd = new Date(Date.parse(event.timestamp) + 24 * 60 * 60 * 1000).toISOString();
+			assertEqual(
+				item,
+				{ ...event, window_expires_at: windowEnd },
+				'the item the trigger passed on',
+			);
+			assert(
+				execution.runData[SESSION_REPLY] && !execution.runData[TEMPLATE_REPLY],
+				'the open window must lead to the session reply only',
+			);
+			const reply = await sendTo(context, WRITES_IN_WINDOW);
+			assertEqual(
+				reply.fields,
+				{ to: WRITES_IN_WINDOW, type: 'session', text: SESSION_TEXT },
+				'the session reply the sandbox received',
+			);
+			assertEqual(
+				(reply.response as { status?: number }).status,
+				200,
+				'the sandbox accepted the session reply (the inbound message opened its window)',
+			);
+		},
+	);
 }
 
-async function checkTemplateReply(context: E2eContext, runner: CheckRunner, triggerUrl: string): Promise<void> {
-	await runner.check('an inbound message whose window has already closed is answered with a template; its redelivery runs nothing', async () => {
-		const wroteAt = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
-		const event = {
-			event_id: `evt_e2e_late_${Date.now()}`,
-			type: 'message.inbound',
-			message_id: `msg_e2e_late_${Date.now()}`,
-			channel: 'whatsapp',
-			from: WROTE_A_DAY_AGO,
-			to: '+918000012345',
-			timestamp: wroteAt,
-			message_type: 'text',
-			text: 'Hello? Anyone there?',
-		};
-		const first = await postSigned(triggerUrl, JSON.stringify(event));
-		assertEqual(first, { status: 200, body: { received: 1, accepted: 1, duplicates: 0, filteredOut: 0 } }, 'answer to the event');
-		const execution = await waitForInboundExecution(context, event.event_id);
-		assert(execution.runData[TEMPLATE_REPLY] && !execution.runData[SESSION_REPLY], 'a closed window must lead to the template reply only');
-		const reply = await sendTo(context, WROTE_A_DAY_AGO);
-		assertEqual([reply.fields?.type, reply.fields?.template_name], ['template', 'welcome'], 'the template reply the sandbox received');
-		const again = await postSigned(triggerUrl, JSON.stringify(event));
-		assertEqual(again.body, { received: 1, accepted: 0, duplicates: 1, filteredOut: 0 }, 'answer to the redelivery');
-	});
+async function checkTemplateReply(
+	context: E2eContext,
+	runner: CheckRunner,
+	triggerUrl: string,
+): Promise<void> {
+	await runner.check(
+		'an inbound message whose window has already closed is answered with a template; its redelivery runs nothing',
+		async () => {
+			const wroteAt = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+			const event = {
+				event_id: `evt_e2e_late_${Date.now()}`,
+				type: 'message.inbound',
+				message_id: `msg_e2e_late_${Date.now()}`,
+				channel: 'whatsapp',
+				from: WROTE_A_DAY_AGO,
+				to: '+918000012345',
+				timestamp: wroteAt,
+				message_type: 'text',
+				text: 'Hello? Anyone there?',
+			};
+			const first = await postSigned(triggerUrl, JSON.stringify(event));
+			assertEqual(
+				first,
+				{ status: 200, body: { received: 1, accepted: 1, duplicates: 0, filteredOut: 0 } },
+				'answer to the event',
+			);
+			const execution = await waitForInboundExecution(context, event.event_id);
+			assert(
+				execution.runData[TEMPLATE_REPLY] && !execution.runData[SESSION_REPLY],
+				'a closed window must lead to the template reply only',
+			);
+			const reply = await sendTo(context, WROTE_A_DAY_AGO);
+			assertEqual(
+				[reply.fields?.type, reply.fields?.template_name],
+				['template', 'welcome'],
+				'the template reply the sandbox received',
+			);
+			const again = await postSigned(triggerUrl, JSON.stringify(event));
+			assertEqual(
+				again.body,
+				{ received: 1, accepted: 0, duplicates: 1, filteredOut: 0 },
+				'answer to the redelivery',
+			);
+		},
+	);
 }
 
-async function checkButtonPress(context: E2eContext, runner: CheckRunner, leadFollowUp: Acknowledgement | undefined): Promise<void> {
-	const name = 'a quick-reply button press on the lead follow-up template arrives with the payload that template carried';
+async function checkButtonPress(
+	context: E2eContext,
+	runner: CheckRunner,
+	leadFollowUp: Acknowledgement | undefined,
+): Promise<void> {
+	const name =
+		'a quick-reply button press on the lead follow-up template arrives with the payload that template carried';
 	if (!leadFollowUp) return runner.skipBecause(name, 'the lead follow-up example did not send');
 	await runner.check(name, async () => {
-		const event = await context.sandbox.simulateInbound({ button: { messageId: leadFollowUp.message_id, position: 1 } });
+		const event = await context.sandbox.simulateInbound({
+			button: { messageId: leadFollowUp.message_id, position: 1 },
+		});
 		const execution = await waitForInboundExecution(context, event.event_id);
 		const [item] = firstOutputOf(execution, TRIGGER_NODE);
 		assertEqual(
 			[item.message_type, item.button, item.context],
-			['button', { payload: 'book-visit-L-1042', text: 'Book a visit' }, { message_id: leadFollowUp.message_id }],
+			[
+				'button',
+				{ payload: 'book-visit-L-1042', text: 'Book a visit' },
+				{ message_id: leadFollowUp.message_id },
+			],
 			'the button press the trigger passed on',
 		);
 	});
 }
 
 async function checkVersionOneTrigger(context: E2eContext, runner: CheckRunner): Promise<void> {
-	await runner.check('a trigger saved before inbound messages (version 1) answers one 200 and starts nothing', async () => {
-		const before = (await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length;
-		const body = JSON.stringify({
-			event_id: `evt_e2e_v1_${Date.now()}`,
-			type: 'message.inbound',
-			message_id: 'msg_e2e_v1',
-			channel: 'whatsapp',
-			from: '+919812345678',
-			to: '+918000012345',
-			timestamp: new Date().toISOString(),
-			message_type: 'text',
-			text: 'Hi',
-		});
-		const answer = await postSigned(`${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`, body);
-		assertEqual(answer, { status: 200, body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 } }, 'answer of the version 1 trigger');
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		assertEqual((await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length, before, 'executions of the version 1 trigger');
-	});
+	await runner.check(
+		'a trigger saved before inbound messages (version 1) answers one 200 and starts nothing',
+		async () => {
+			const before = (await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length;
+			const body = JSON.stringify({
+				event_id: `evt_e2e_v1_${Date.now()}`,
+				type: 'message.inbound',
+				message_id: 'msg_e2e_v1',
+				channel: 'whatsapp',
+				from: '+919812345678',
+				to: '+918000012345',
+				timestamp: new Date().toISOString(),
+				message_type: 'text',
+				text: 'Hi',
+			});
+			const answer = await postSigned(`${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`, body);
+			assertEqual(
+				answer,
+				{ status: 200, body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 } },
+				'answer of the version 1 trigger',
+			);
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+			assertEqual(
+				(await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length,
+				before,
+				'executions of the version 1 trigger',
+			);
+		},
+	);
 }
 
 /** Signed as the sandbox signs: HMAC-SHA256 of "<unix seconds>.<raw body>" with the account secret. */
 async function postSigned(url: string, body: string): Promise<{ status: number; body: unknown }> {
 	const timestamp = String(Math.floor(Date.now() / 1000));
-	const signature = createHmac('sha256', SANDBOX_SIGNING_SECRET).update(`${timestamp}.${body}`).digest('hex');
+	const signature = createHmac('sha256', SANDBOX_SIGNING_SECRET)
+		.update(`${timestamp}.${body}`)
+		.digest('hex');
 	const response = await fetch(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-messaging-timestamp': timestamp, 'x-messaging-signature': `v1=${signature}` },
+		headers: {
+			'content-type': 'application/json',
+			'x-messaging-timestamp': timestamp,
+			'x-messaging-signature': `v1=${signature}`,
+		},
 		body,
 	});
 	const text = await response.text();
@@ -132,17 +227,28 @@ async function postSigned(url: string, body: string): Promise<{ status: number; 
 
 async function sendTo(context: E2eContext, to: string): Promise<RecordedRequest> {
 	return waitFor(`the sandbox to receive a reply to ${to}`, EVENT_TIMEOUT_MS, async () =>
-		(await context.sandbox.requests()).find((request) => request.path === '/v1/whatsapp/send' && request.fields?.to === to),
+		(await context.sandbox.requests()).find(
+			(request) => request.path === '/v1/whatsapp/send' && request.fields?.to === to,
+		),
 	);
 }
 
-async function waitForInboundExecution(context: E2eContext, eventId: string): Promise<StoredExecution> {
-	return waitFor(`an execution of the inbound-reply example for ${eventId}`, EVENT_TIMEOUT_MS, async () => {
-		const summaries = await listExecutions(context.rest, INBOUND_REPLY_EXAMPLE_ID);
-		for (const summary of summaries.filter((candidate) => candidate.status !== 'running' && candidate.status !== 'new')) {
-			const execution = await readExecution(context.rest, summary.id);
-			if (firstOutputOf(execution, TRIGGER_NODE)[0]?.event_id === eventId) return execution;
-		}
-		return undefined;
-	});
+async function waitForInboundExecution(
+	context: E2eContext,
+	eventId: string,
+): Promise<StoredExecution> {
+	return waitFor(
+		`an execution of the inbound-reply example for ${eventId}`,
+		EVENT_TIMEOUT_MS,
+		async () => {
+			const summaries = await listExecutions(context.rest, INBOUND_REPLY_EXAMPLE_ID);
+			for (const summary of summaries.filter(
+				(candidate) => candidate.status !== 'running' && candidate.status !== 'new',
+			)) {
+				const execution = await readExecution(context.rest, summary.id);
+				if (firstOutputOf(execution, TRIGGER_NODE)[0]?.event_id === eventId) return execution;
+			}
+			return undefined;
+		},
+	);
 }

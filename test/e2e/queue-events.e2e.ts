@@ -21,7 +21,12 @@ export interface QueueEventSettings {
 	overlapping: number;
 }
 
-export const DEFAULT_QUEUE_EVENTS: QueueEventSettings = { events: 1000, concurrency: 20, retried: 100, overlapping: 50 };
+export const DEFAULT_QUEUE_EVENTS: QueueEventSettings = {
+	events: 1000,
+	concurrency: 20,
+	retried: 100,
+	overlapping: 50,
+};
 
 // A sender retries after a backoff, not at once; the check only needs the first answer to have arrived.
 const RETRY_AFTER_MS = 2000;
@@ -34,19 +39,44 @@ function urlAt(target: BurstTarget, origin: string): string {
 }
 
 /** Half the events through the main, half through the webhook process, as a load balancer spreads them. */
-async function deliverSpread(stack: QueueStack, target: BurstTarget, events: Events, concurrency: number) {
-	const halves = [events.filter((_, index) => index % 2 === 0), events.filter((_, index) => index % 2 === 1)];
+async function deliverSpread(
+	stack: QueueStack,
+	target: BurstTarget,
+	events: Events,
+	concurrency: number,
+) {
+	const halves = [
+		events.filter((_, index) => index % 2 === 0),
+		events.filter((_, index) => index % 2 === 1),
+	];
 	const origins = [stack.main.baseUrl, stack.webhook.baseUrl];
-	const rounds = await Promise.all(halves.map((half, index) => deliverAll(urlAt(target, origins[index]), half, concurrency / 2)));
-	return { answers: rounds.map((round) => describeAnswers(round.answers)), startedAt: Math.min(...rounds.map((round) => round.startedAt)) };
+	const rounds = await Promise.all(
+		halves.map((half, index) => deliverAll(urlAt(target, origins[index]), half, concurrency / 2)),
+	);
+	return {
+		answers: rounds.map((round) => describeAnswers(round.answers)),
+		startedAt: Math.min(...rounds.map((round) => round.startedAt)),
+	};
 }
 
-async function measure(stack: QueueStack, recorder: EventRecorder, target: BurstTarget, settings: QueueEventSettings) {
+async function measure(
+	stack: QueueStack,
+	recorder: EventRecorder,
+	target: BurstTarget,
+	settings: QueueEventSettings,
+) {
 	const before = recorder.runsOf(target.source).size;
-	const delivered = await deliverSpread(stack, target, Array.from({ length: settings.events }, statusEvent), settings.concurrency);
+	const delivered = await deliverSpread(
+		stack,
+		target,
+		Array.from({ length: settings.events }, statusEvent),
+		settings.concurrency,
+	);
 	await waitUntilRun(stack, recorder, target, before + settings.events);
 	const seconds = ((recorder.lastRunOf(target.source) ?? Date.now()) - delivered.startedAt) / 1000;
-	console.log(`      ${target.source}: ${(settings.events / seconds).toFixed(1)} events run/s (${seconds.toFixed(1)} s; main ${delivered.answers[0]} / webhook process ${delivered.answers[1]})`);
+	console.log(
+		`      ${target.source}: ${(settings.events / seconds).toFixed(1)} events run/s (${seconds.toFixed(1)} s; main ${delivered.answers[0]} / webhook process ${delivered.answers[1]})`,
+	);
 	return { answers: delivered.answers, eventsPerSecond: settings.events / seconds };
 }
 
@@ -54,11 +84,18 @@ async function measure(stack: QueueStack, recorder: EventRecorder, target: Burst
  * Delivery events through the main and the webhook process, executions on the workers: a burst spread over both,
  * retries that arrive at the other process, and every n8n process restarted between a delivery and its retry.
  */
-export async function checkQueueEvents(stack: QueueStack, runner: CheckRunner, settings: QueueEventSettings = DEFAULT_QUEUE_EVENTS): Promise<void> {
+export async function checkQueueEvents(
+	stack: QueueStack,
+	runner: CheckRunner,
+	settings: QueueEventSettings = DEFAULT_QUEUE_EVENTS,
+): Promise<void> {
 	const recorder = new EventRecorder();
 	await recorder.start();
 	try {
-		const targets = await createBurstTargets({ rest: stack.rest, n8nBaseUrl: stack.main.baseUrl }, recorder);
+		const targets = await createBurstTargets(
+			{ rest: stack.rest, n8nBaseUrl: stack.main.baseUrl },
+			recorder,
+		);
 		const { trigger, webhook, bare } = targets;
 		for (const target of [trigger, webhook, bare]) {
 			await waitUntilRegistered(target);
@@ -66,63 +103,113 @@ export async function checkQueueEvents(stack: QueueStack, runner: CheckRunner, s
 		}
 		const half = `${settings.events / 2} × 200`;
 		let triggerRate = 0;
-		await runner.check(`${settings.events} signed events spread over the main and the webhook process each run once on the workers (rates against n8n's Webhook node and the bare community trigger printed)`, async () => {
-			const webhookFigures = await measure(stack, recorder, webhook, settings);
-			const bareFigures = await measure(stack, recorder, bare, settings);
-			const triggerFigures = await measure(stack, recorder, trigger, settings);
-			triggerRate = triggerFigures.eventsPerSecond;
-			const ratio = (a: number, b: number) => (a / b).toFixed(2);
-			console.log(`      ratios: Messaging Trigger / Webhook node ${ratio(triggerRate, webhookFigures.eventsPerSecond)}, bare trigger / Webhook node ${ratio(bareFigures.eventsPerSecond, webhookFigures.eventsPerSecond)}, Messaging Trigger / bare trigger ${ratio(triggerRate, bareFigures.eventsPerSecond)}`);
-			assertEqual(triggerFigures.answers, [half, half], 'answers of the main and the webhook process');
-			assertEqual([recorder.runsOf('trigger').size, duplicatesRun(recorder, 'trigger')], [settings.events, 0], 'distinct events run, events run more than once');
-		});
-		await runner.check(`${settings.retried} events delivered to the main, then retried through the webhook process, run once`, async () => {
-			const events = Array.from({ length: settings.retried }, statusEvent);
-			const before = recorder.runsOf('trigger').size;
-			const duplicatesBefore = duplicatesRun(recorder, 'trigger');
-			const first = await deliverAll(trigger.url, events, settings.concurrency);
-			await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
-			const retry = await deliverAll(urlAt(trigger, stack.webhook.baseUrl), events, settings.concurrency);
-			assertEqual([describeAnswers(first.answers), describeAnswers(retry.answers)], [`${settings.retried} × 200`, `${settings.retried} × 200`], 'answers');
-			await waitUntilRun(stack, recorder, trigger, before + settings.retried);
-			await new Promise((resolve) => setTimeout(resolve, 5000));
-			assertEqual(duplicatesRun(recorder, 'trigger') - duplicatesBefore, 0, 'retried events run twice');
-		});
-		await runner.check(`${settings.retried} events retried after every n8n process restarted run once, but for the last few in flight at two processes`, async () => {
-			const events = Array.from({ length: settings.retried }, statusEvent);
-			const before = recorder.runsOf('trigger').size;
-			const duplicatesBefore = duplicatesRun(recorder, 'trigger');
-			const first = await deliverSpread(stack, trigger, events, settings.concurrency);
-			await waitUntilRun(stack, recorder, trigger, before + settings.retried);
-			await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
-			await stack.restartN8n();
-			await waitUntilRegistered(trigger);
-			await waitUntilRegistered({ ...trigger, url: urlAt(trigger, stack.webhook.baseUrl) });
-			const retry = await deliverSpread(stack, trigger, events.reverse(), settings.concurrency);
-			const half = `${settings.retried / 2} × 200`;
-			assertEqual([first.answers, retry.answers], [[half, half], [half, half]], 'answers before and after the restart');
-			await new Promise((resolve) => setTimeout(resolve, 5000));
-			await waitUntilRun(stack, recorder, trigger, before + settings.retried);
-			// n8n writes static data whole, so of two processes saving at once the last one wins: the events the other
-			// accepted in that moment (at most as many as were in flight) are not in the saved set (README: the limit).
-			const ranAgain = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
-			console.log(`      ${ranAgain} of ${settings.retried} events ran again after the restart`);
-			assert(ranAgain <= settings.concurrency, `${ranAgain} events ran again after the restart, more than the ${settings.concurrency} in flight`);
-		});
-		await runner.check(`${settings.overlapping} events delivered to the main and the webhook process at the same moment: how many run twice is printed (the README's limit)`, async () => {
-			const events = Array.from({ length: settings.overlapping }, statusEvent);
-			const before = recorder.runsOf('trigger').size;
-			const duplicatesBefore = duplicatesRun(recorder, 'trigger');
-			const rounds = await Promise.all([
-				deliverAll(trigger.url, events, settings.concurrency / 2),
-				deliverAll(urlAt(trigger, stack.webhook.baseUrl), events, settings.concurrency / 2),
-			]);
-			await waitUntilRun(stack, recorder, trigger, before + settings.overlapping);
-			await new Promise((resolve) => setTimeout(resolve, 5000));
-			const twice = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
-			console.log(`      answers ${rounds.map((round) => describeAnswers(round.answers)).join(' / ')}; ${twice} of ${settings.overlapping} events ran twice`);
-			assertEqual(recorder.runsOf('trigger').size, before + settings.overlapping, 'distinct events run');
-		});
+		await runner.check(
+			`${settings.events} signed events spread over the main and the webhook process each run once on the workers (rates against n8n's Webhook node and the bare community trigger printed)`,
+			async () => {
+				const webhookFigures = await measure(stack, recorder, webhook, settings);
+				const bareFigures = await measure(stack, recorder, bare, settings);
+				const triggerFigures = await measure(stack, recorder, trigger, settings);
+				triggerRate = triggerFigures.eventsPerSecond;
+				const ratio = (a: number, b: number) => (a / b).toFixed(2);
+				console.log(
+					`      ratios: Messaging Trigger / Webhook node ${ratio(triggerRate, webhookFigures.eventsPerSecond)}, bare trigger / Webhook node ${ratio(bareFigures.eventsPerSecond, webhookFigures.eventsPerSecond)}, Messaging Trigger / bare trigger ${ratio(triggerRate, bareFigures.eventsPerSecond)}`,
+				);
+				assertEqual(
+					triggerFigures.answers,
+					[half, half],
+					'answers of the main and the webhook process',
+				);
+				assertEqual(
+					[recorder.runsOf('trigger').size, duplicatesRun(recorder, 'trigger')],
+					[settings.events, 0],
+					'distinct events run, events run more than once',
+				);
+			},
+		);
+		await runner.check(
+			`${settings.retried} events delivered to the main, then retried through the webhook process, run once`,
+			async () => {
+				const events = Array.from({ length: settings.retried }, statusEvent);
+				const before = recorder.runsOf('trigger').size;
+				const duplicatesBefore = duplicatesRun(recorder, 'trigger');
+				const first = await deliverAll(trigger.url, events, settings.concurrency);
+				await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+				const retry = await deliverAll(
+					urlAt(trigger, stack.webhook.baseUrl),
+					events,
+					settings.concurrency,
+				);
+				assertEqual(
+					[describeAnswers(first.answers), describeAnswers(retry.answers)],
+					[`${settings.retried} × 200`, `${settings.retried} × 200`],
+					'answers',
+				);
+				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
+				await new Promise((resolve) => setTimeout(resolve, 5000));
+				assertEqual(
+					duplicatesRun(recorder, 'trigger') - duplicatesBefore,
+					0,
+					'retried events run twice',
+				);
+			},
+		);
+		await runner.check(
+			`${settings.retried} events retried after every n8n process restarted run once, but for the last few in flight at two processes`,
+			async () => {
+				const events = Array.from({ length: settings.retried }, statusEvent);
+				const before = recorder.runsOf('trigger').size;
+				const duplicatesBefore = duplicatesRun(recorder, 'trigger');
+				const first = await deliverSpread(stack, trigger, events, settings.concurrency);
+				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
+				await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+				await stack.restartN8n();
+				await waitUntilRegistered(trigger);
+				await waitUntilRegistered({ ...trigger, url: urlAt(trigger, stack.webhook.baseUrl) });
+				const retry = await deliverSpread(stack, trigger, events.reverse(), settings.concurrency);
+				const half = `${settings.retried / 2} × 200`;
+				assertEqual(
+					[first.answers, retry.answers],
+					[
+						[half, half],
+						[half, half],
+					],
+					'answers before and after the restart',
+				);
+				await new Promise((resolve) => setTimeout(resolve, 5000));
+				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
+				// n8n writes static data whole, so of two processes saving at once the last one wins: the events the other
+				// accepted in that moment (at most as many as were in flight) are not in the saved set (README: the limit).
+				const ranAgain = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
+				console.log(`      ${ranAgain} of ${settings.retried} events ran again after the restart`);
+				assert(
+					ranAgain <= settings.concurrency,
+					`${ranAgain} events ran again after the restart, more than the ${settings.concurrency} in flight`,
+				);
+			},
+		);
+		await runner.check(
+			`${settings.overlapping} events delivered to the main and the webhook process at the same moment: how many run twice is printed (the README's limit)`,
+			async () => {
+				const events = Array.from({ length: settings.overlapping }, statusEvent);
+				const before = recorder.runsOf('trigger').size;
+				const duplicatesBefore = duplicatesRun(recorder, 'trigger');
+				const rounds = await Promise.all([
+					deliverAll(trigger.url, events, settings.concurrency / 2),
+					deliverAll(urlAt(trigger, stack.webhook.baseUrl), events, settings.concurrency / 2),
+				]);
+				await waitUntilRun(stack, recorder, trigger, before + settings.overlapping);
+				await new Promise((resolve) => setTimeout(resolve, 5000));
+				const twice = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
+				console.log(
+					`      answers ${rounds.map((round) => describeAnswers(round.answers)).join(' / ')}; ${twice} of ${settings.overlapping} events ran twice`,
+				);
+				assertEqual(
+					recorder.runsOf('trigger').size,
+					before + settings.overlapping,
+					'distinct events run',
+				);
+			},
+		);
 		console.log(`      (Messaging Trigger in queue mode: ${triggerRate.toFixed(1)} events run/s)`);
 	} finally {
 		await recorder.stop();

@@ -29,10 +29,23 @@ export interface BurstSettings {
 }
 
 /** A community trigger that does nothing but pass the body on: installed beside ours for the burst check. */
-export const BARE_TRIGGER_PACKAGE_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'bare-trigger-package');
+export const BARE_TRIGGER_PACKAGE_DIR = path.join(
+	REPO_ROOT,
+	'test',
+	'e2e',
+	'fixtures',
+	'bare-trigger-package',
+);
 const BARE_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.bareTrigger';
 
-export const DEFAULT_BURST: BurstSettings = { events: 1000, concurrency: 20, retried: 300, overlapping: 100, minRateRatio: 0.7, rounds: 2 };
+export const DEFAULT_BURST: BurstSettings = {
+	events: 1000,
+	concurrency: 20,
+	retried: 300,
+	overlapping: 100,
+	minRateRatio: 0.7,
+	rounds: 2,
+};
 const RUN_TIMEOUT_MS = 600_000;
 
 type Answers = Map<number, number>;
@@ -54,7 +67,14 @@ export interface BurstTarget {
 	eventIdExpression: string;
 }
 
-export function statusEvent(): { event_id: string; type: string; message_id: string; channel: string; status: string; timestamp: string } {
+export function statusEvent(): {
+	event_id: string;
+	type: string;
+	message_id: string;
+	channel: string;
+	status: string;
+	timestamp: string;
+} {
 	return {
 		event_id: `evt_burst_${randomUUID()}`,
 		type: 'message.status',
@@ -67,11 +87,17 @@ export function statusEvent(): { event_id: string; type: string; message_id: str
 
 async function deliver(url: string, event: { event_id: string }): Promise<number> {
 	const rawBody = JSON.stringify(event);
-	const headers = deliveryHeaders(SANDBOX_SIGNING_SECRET, event.event_id, Math.floor(Date.now() / 1000), rawBody);
+	const headers = deliveryHeaders(
+		SANDBOX_SIGNING_SECRET,
+		event.event_id,
+		Math.floor(Date.now() / 1000),
+		rawBody,
+	);
 	try {
 		const response = await fetch(url, { method: 'POST', headers, body: rawBody });
 		const text = await response.text();
-		if (response.status !== 200 && !sampleBodies.has(response.status)) sampleBodies.set(response.status, text.slice(0, 300));
+		if (response.status !== 200 && !sampleBodies.has(response.status))
+			sampleBodies.set(response.status, text.slice(0, 300));
 		return response.status;
 	} catch {
 		return 0;
@@ -79,7 +105,11 @@ async function deliver(url: string, event: { event_id: string }): Promise<number
 }
 
 /** Every delivery of `events`, `concurrency` at a time, in order; the answers counted by HTTP status. */
-export async function deliverAll(url: string, events: Array<{ event_id: string }>, concurrency: number): Promise<RoundResult> {
+export async function deliverAll(
+	url: string,
+	events: Array<{ event_id: string }>,
+	concurrency: number,
+): Promise<RoundResult> {
 	const answers: Answers = new Map();
 	const startedAt = Date.now();
 	let next = 0;
@@ -96,11 +126,17 @@ export async function deliverAll(url: string, events: Array<{ event_id: string }
 export function describeAnswers(answers: Answers): string {
 	return [...answers.entries()]
 		.sort(([a], [b]) => a - b)
-		.map(([status, count]) => `${count} × ${status || 'no answer'}${status !== 200 && sampleBodies.has(status) ? ` (${sampleBodies.get(status)})` : ''}`)
+		.map(
+			([status, count]) =>
+				`${count} × ${status || 'no answer'}${status !== 200 && sampleBodies.has(status) ? ` (${sampleBodies.get(status)})` : ''}`,
+		)
 		.join(', ');
 }
 
-function recorderNode(recorder: EventRecorder, target: Pick<BurstTarget, 'source' | 'eventIdExpression'>) {
+function recorderNode(
+	recorder: EventRecorder,
+	target: Pick<BurstTarget, 'source' | 'eventIdExpression'>,
+) {
 	return {
 		id: randomUUID(),
 		name: 'Record the event',
@@ -118,11 +154,18 @@ function recorderNode(recorder: EventRecorder, target: Pick<BurstTarget, 'source
 	};
 }
 
-async function createActiveWorkflow(rest: N8nRestClient, name: string, entry: Record<string, unknown>, recorder: ReturnType<typeof recorderNode>): Promise<string> {
+async function createActiveWorkflow(
+	rest: N8nRestClient,
+	name: string,
+	entry: Record<string, unknown>,
+	recorder: ReturnType<typeof recorderNode>,
+): Promise<string> {
 	return await rest.createActiveWorkflow({
 		name,
 		nodes: [entry, recorder],
-		connections: { [entry.name as string]: { main: [[{ node: recorder.name, type: 'main', index: 0 }]] } },
+		connections: {
+			[entry.name as string]: { main: [[{ node: recorder.name, type: 'main', index: 0 }]] },
+		},
 		settings: { executionOrder: 'v1' },
 	});
 }
@@ -144,7 +187,15 @@ export async function createBurstTargets(
 	const bareWorkflowId = await createActiveWorkflow(
 		context.rest,
 		'Burst: bare community trigger',
-		{ id: randomUUID(), name: 'Bare Trigger', type: BARE_TRIGGER_NODE_TYPE, typeVersion: 1, position: [0, 0], webhookId: bareWebhookId, parameters: {} },
+		{
+			id: randomUUID(),
+			name: 'Bare Trigger',
+			type: BARE_TRIGGER_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: bareWebhookId,
+			parameters: {},
+		},
 		recorderNode(recorder, bare),
 	);
 	const triggerWorkflowId = await createActiveWorkflow(
@@ -172,14 +223,31 @@ export async function createBurstTargets(
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path: webhookPath,
+				responseMode: 'onReceived',
+				options: {},
+			},
 		},
 		recorderNode(recorder, webhook),
 	);
 	return {
-		trigger: { ...trigger, url: `${context.n8nBaseUrl}/webhook/${triggerWebhookId}/messaging-events`, workflowId: triggerWorkflowId },
-		webhook: { ...webhook, url: `${context.n8nBaseUrl}/webhook/${webhookPath}`, workflowId: webhookWorkflowId },
-		bare: { ...bare, url: `${context.n8nBaseUrl}/webhook/${bareWebhookId}/events`, workflowId: bareWorkflowId },
+		trigger: {
+			...trigger,
+			url: `${context.n8nBaseUrl}/webhook/${triggerWebhookId}/messaging-events`,
+			workflowId: triggerWorkflowId,
+		},
+		webhook: {
+			...webhook,
+			url: `${context.n8nBaseUrl}/webhook/${webhookPath}`,
+			workflowId: webhookWorkflowId,
+		},
+		bare: {
+			...bare,
+			url: `${context.n8nBaseUrl}/webhook/${bareWebhookId}/events`,
+			workflowId: bareWorkflowId,
+		},
 	};
 }
 
@@ -201,9 +269,16 @@ async function unfinishedExecutions(rest: N8nRestClient, workflowId: string): Pr
 }
 
 /** Waits until `expected` distinct events of the source ran and no execution of its workflow is left unfinished. */
-export async function waitUntilRun(context: Pick<E2eContext, 'rest'>, recorder: EventRecorder, target: BurstTarget, expected: number): Promise<void> {
-	await waitFor(`${expected} events to run through the ${target.source}`, RUN_TIMEOUT_MS, async () =>
-		recorder.runsOf(target.source).size >= expected ? true : undefined,
+export async function waitUntilRun(
+	context: Pick<E2eContext, 'rest'>,
+	recorder: EventRecorder,
+	target: BurstTarget,
+	expected: number,
+): Promise<void> {
+	await waitFor(
+		`${expected} events to run through the ${target.source}`,
+		RUN_TIMEOUT_MS,
+		async () => (recorder.runsOf(target.source).size >= expected ? true : undefined),
 	);
 	await waitFor(`the ${target.source}'s executions to finish`, RUN_TIMEOUT_MS, async () =>
 		(await unfinishedExecutions(context.rest, target.workflowId)) === 0 ? true : undefined,
@@ -236,11 +311,15 @@ async function measureBursts(
 	for (let round = 0; round < settings.rounds; round++) {
 		for (const target of targets) {
 			const before = recorder.runsOf(target.source).size;
-			const events = Array.from({ length: Math.min(perRound, settings.events - round * perRound) }, statusEvent);
+			const events = Array.from(
+				{ length: Math.min(perRound, settings.events - round * perRound) },
+				statusEvent,
+			);
 			const delivered = await deliverAll(target.url, events, settings.concurrency);
 			await waitUntilRun(context, recorder, target, before + events.length);
 			const figure = figures.get(target.source)!;
-			figure.seconds += ((recorder.lastRunOf(target.source) ?? Date.now()) - delivered.startedAt) / 1000;
+			figure.seconds +=
+				((recorder.lastRunOf(target.source) ?? Date.now()) - delivered.startedAt) / 1000;
 			figure.answers.push(describeAnswers(delivered.answers));
 		}
 	}
@@ -257,49 +336,91 @@ export function duplicatesRun(recorder: EventRecorder, source: string): number {
  * and the Messaging Trigger each take `events` signed events at `concurrency`; then the trigger takes retries, one
  * round after the other and overlapping. Every event answered 200 must run exactly once.
  */
-export async function checkTriggerBurst(context: E2eContext, runner: CheckRunner, settings: BurstSettings = DEFAULT_BURST): Promise<void> {
+export async function checkTriggerBurst(
+	context: E2eContext,
+	runner: CheckRunner,
+	settings: BurstSettings = DEFAULT_BURST,
+): Promise<void> {
 	const recorder = new EventRecorder();
 	await recorder.start();
 	try {
 		const targets = await createBurstTargets(context, recorder);
-		const figures = await measureBursts(context, recorder, [targets.webhook, targets.bare, targets.trigger], settings);
+		const figures = await measureBursts(
+			context,
+			recorder,
+			[targets.webhook, targets.bare, targets.trigger],
+			settings,
+		);
 		const rate = (source: BurstTarget['source']) => figures.get(source)!.eventsPerSecond;
 		for (const [source, figure] of figures) {
-			console.log(`      ${source}: ${figure.eventsPerSecond.toFixed(1)} events run/s (${figure.seconds.toFixed(1)} s in ${settings.rounds} rounds; ${figure.answers.join(' / ')})`);
+			console.log(
+				`      ${source}: ${figure.eventsPerSecond.toFixed(1)} events run/s (${figure.seconds.toFixed(1)} s in ${settings.rounds} rounds; ${figure.answers.join(' / ')})`,
+			);
 		}
-		console.log(`      ratios: Messaging Trigger / Webhook node ${(rate('trigger') / rate('webhook')).toFixed(2)}, bare trigger / Webhook node ${(rate('bare') / rate('webhook')).toFixed(2)}, Messaging Trigger / bare trigger ${(rate('trigger') / rate('bare')).toFixed(2)}`);
-		const allAnswered = Array(settings.rounds).fill(`${Math.ceil(settings.events / settings.rounds)} × 200`);
+		console.log(
+			`      ratios: Messaging Trigger / Webhook node ${(rate('trigger') / rate('webhook')).toFixed(2)}, bare trigger / Webhook node ${(rate('bare') / rate('webhook')).toFixed(2)}, Messaging Trigger / bare trigger ${(rate('trigger') / rate('bare')).toFixed(2)}`,
+		);
+		const allAnswered = Array(settings.rounds).fill(
+			`${Math.ceil(settings.events / settings.rounds)} × 200`,
+		);
 		for (const source of ['webhook', 'bare'] as const) {
-			await runner.check(`the ${source === 'webhook' ? 'n8n Webhook node' : 'bare community trigger'} yardstick answers 200 to all ${settings.events} events and runs each`, () => {
-				assertEqual(figures.get(source)!.answers, allAnswered, 'answers per round');
-				assertEqual(duplicatesRun(recorder, source), 0, 'events run more than once');
-			});
+			await runner.check(
+				`the ${source === 'webhook' ? 'n8n Webhook node' : 'bare community trigger'} yardstick answers 200 to all ${settings.events} events and runs each`,
+				() => {
+					assertEqual(figures.get(source)!.answers, allAnswered, 'answers per round');
+					assertEqual(duplicatesRun(recorder, source), 0, 'events run more than once');
+				},
+			);
 		}
-		await runner.check(`the Messaging Trigger runs each of ${settings.events} signed events exactly once, answered 200, at ≥ ${settings.minRateRatio} × the bare trigger's rate`, () => {
-			assertEqual(figures.get('trigger')!.answers, allAnswered, 'answers per round');
-			assertEqual(recorder.runsOf('trigger').size, settings.events, 'distinct events run');
-			assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
-			const ratio = rate('trigger') / rate('bare');
-			assert(ratio >= settings.minRateRatio, `the trigger ran ${ratio.toFixed(2)} × the bare trigger's rate; the target is ${settings.minRateRatio}`);
-		});
-		await runner.check(`retries of ${settings.retried} events, one round after the other, are answered 200 and run once`, async () => {
-			const events = Array.from({ length: settings.retried }, statusEvent);
-			const before = recorder.runsOf('trigger').size;
-			const first = await deliverAll(targets.trigger.url, events, settings.concurrency);
-			const retry = await deliverAll(targets.trigger.url, events, settings.concurrency);
-			assertEqual([describeAnswers(first.answers), describeAnswers(retry.answers)], [`${settings.retried} × 200`, `${settings.retried} × 200`], 'answers to both rounds');
-			await waitUntilRun(context, recorder, targets.trigger, before + settings.retried);
-			assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
-		});
-		await runner.check(`${settings.overlapping} events each delivered twice at the same moment run once`, async () => {
-			const events = Array.from({ length: settings.overlapping }, statusEvent);
-			const before = recorder.runsOf('trigger').size;
-			const round = await deliverAll(targets.trigger.url, events.flatMap((event) => [event, event]), settings.concurrency);
-			assertEqual(describeAnswers(round.answers), `${2 * settings.overlapping} × 200`, 'answers');
-			await waitUntilRun(context, recorder, targets.trigger, before + settings.overlapping);
-			assertEqual(recorder.runsOf('trigger').size, settings.events + settings.retried + settings.overlapping, 'distinct events run');
-			assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
-		});
+		await runner.check(
+			`the Messaging Trigger runs each of ${settings.events} signed events exactly once, answered 200, at ≥ ${settings.minRateRatio} × the bare trigger's rate`,
+			() => {
+				assertEqual(figures.get('trigger')!.answers, allAnswered, 'answers per round');
+				assertEqual(recorder.runsOf('trigger').size, settings.events, 'distinct events run');
+				assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
+				const ratio = rate('trigger') / rate('bare');
+				assert(
+					ratio >= settings.minRateRatio,
+					`the trigger ran ${ratio.toFixed(2)} × the bare trigger's rate; the target is ${settings.minRateRatio}`,
+				);
+			},
+		);
+		await runner.check(
+			`retries of ${settings.retried} events, one round after the other, are answered 200 and run once`,
+			async () => {
+				const events = Array.from({ length: settings.retried }, statusEvent);
+				const before = recorder.runsOf('trigger').size;
+				const first = await deliverAll(targets.trigger.url, events, settings.concurrency);
+				const retry = await deliverAll(targets.trigger.url, events, settings.concurrency);
+				assertEqual(
+					[describeAnswers(first.answers), describeAnswers(retry.answers)],
+					[`${settings.retried} × 200`, `${settings.retried} × 200`],
+					'answers to both rounds',
+				);
+				await waitUntilRun(context, recorder, targets.trigger, before + settings.retried);
+				assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
+			},
+		);
+		await runner.check(
+			`${settings.overlapping} events each delivered twice at the same moment run once`,
+			async () => {
+				const events = Array.from({ length: settings.overlapping }, statusEvent);
+				const before = recorder.runsOf('trigger').size;
+				const round = await deliverAll(
+					targets.trigger.url,
+					events.flatMap((event) => [event, event]),
+					settings.concurrency,
+				);
+				assertEqual(describeAnswers(round.answers), `${2 * settings.overlapping} × 200`, 'answers');
+				await waitUntilRun(context, recorder, targets.trigger, before + settings.overlapping);
+				assertEqual(
+					recorder.runsOf('trigger').size,
+					settings.events + settings.retried + settings.overlapping,
+					'distinct events run',
+				);
+				assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
+			},
+		);
 	} finally {
 		await recorder.stop();
 	}

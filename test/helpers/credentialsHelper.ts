@@ -47,9 +47,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		const credentialType = this.credentialTypes[typeName];
 		const { authenticate } = credentialType ?? {};
-		if (typeof authenticate === 'function') return await authenticate(credentials, incoming as IHttpRequestOptions);
+		if (typeof authenticate === 'function')
+			return await authenticate(credentials, incoming as IHttpRequestOptions);
 		if (!authenticate || authenticate.type !== 'generic') return incoming as IHttpRequestOptions;
-		if (!workflow || !node) throw new Error('Workflow and node are required for declarative credential authentication');
+		if (!workflow || !node)
+			throw new Error('Workflow and node are required for declarative credential authentication');
 
 		const resolve = (value: string): string => {
 			if (!isExpression(value)) return value;
@@ -88,7 +90,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return undefined;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		return new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type, '');
 	}
 
@@ -114,7 +119,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			null,
 		);
 		if (!expressionResolveValues) return withDefaults as ICredentialDataDecryptedObject;
-		const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } = expressionResolveValues;
+		const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } =
+			expressionResolveValues;
 		return workflow.expression.getParameterValue(
 			withDefaults as INodeParameters,
 			runExecutionData,

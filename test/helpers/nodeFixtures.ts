@@ -14,7 +14,12 @@ export function messagingApiCredentials(): INodeCredentials {
 }
 
 /** A node of `type` as a saved workflow holds it: version 1, at the origin, `parameters` as given. */
-function workflowNode(type: string, name: string, parameters: INodeParameters, overrides: Partial<INode>): INode {
+function workflowNode(
+	type: string,
+	name: string,
+	parameters: INodeParameters,
+	overrides: Partial<INode>,
+): INode {
 	return {
 		id: name.toLowerCase().replace(/ /g, '-'),
 		name,
@@ -30,7 +35,10 @@ function workflowNode(type: string, name: string, parameters: INodeParameters, o
  * The Messaging node as a workflow holds it: named "Messaging", with `parameters` as given (not completed with
  * defaults). `overrides` replaces any other field (id, name, position, credentials, onError, …).
  */
-export function messagingNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
+export function messagingNode(
+	parameters: INodeParameters = {},
+	overrides: Partial<INode> = {},
+): INode {
 	return workflowNode(MESSAGING_NODE_TYPE, 'Messaging', parameters, overrides);
 }
 
@@ -38,7 +46,10 @@ export function messagingNode(parameters: INodeParameters = {}, overrides: Parti
  * The Messaging Trigger node as a workflow holds it: named "Messaging Trigger", with its webhook id and
  * signing-secret credential, and `parameters` as given (not completed with defaults).
  */
-export function messagingTriggerNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
+export function messagingTriggerNode(
+	parameters: INodeParameters = {},
+	overrides: Partial<INode> = {},
+): INode {
 	return workflowNode(MESSAGING_TRIGGER_NODE_TYPE, 'Messaging Trigger', parameters, {
 		webhookId: TRIGGER_WEBHOOK_ID,
 		credentials: { messagingWebhookApi: { id: 'cred-1', name: 'Signing secret' } },

@@ -111,7 +111,10 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 				: ('stopWorkflow' as const));
 	const nodes: INode[] = structuredClone(options.workflow.nodes).map((node) => ({
 		...node,
-		parameters: { ...node.parameters, ...(options.parameters?.[node.name] ?? {}) } as INode['parameters'],
+		parameters: {
+			...node.parameters,
+			...(options.parameters?.[node.name] ?? {}),
+		} as INode['parameters'],
 		...(onError !== undefined && node.type === MESSAGING_NODE_TYPE ? { onError } : {}),
 	}));
 	const workflowData = { ...options.workflow, nodes };
@@ -129,8 +132,14 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 		{ messagingApi: new MessagingApi() },
 		{ messagingApi: { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey } },
 	);
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData as unknown as IWorkflowBase);
-	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+	const hooks = new ExecutionLifecycleHooks(
+		'manual',
+		'test-execution',
+		workflowData as unknown as IWorkflowBase,
+	);
+	const finished = new Promise<IRun>((resolve) =>
+		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
+	);
 
 	const entry = workflow.getNode(entryNode(options.workflow).name)!;
 	const runExecutionData = createRunExecutionData({
@@ -144,7 +153,11 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 			],
 		},
 	});
-	const workflowExecute = new WorkflowExecute(additionalDataFor(credentialsHelper, hooks), 'manual', runExecutionData);
+	const workflowExecute = new WorkflowExecute(
+		additionalDataFor(credentialsHelper, hooks),
+		'manual',
+		runExecutionData,
+	);
 	await workflowExecute.processRunExecutionData(workflow);
 	const run = await finished;
 

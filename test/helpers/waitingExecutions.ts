@@ -58,11 +58,24 @@ export interface LinkRequest {
 	body?: IDataObject;
 }
 
-function additionalData(executionId: string, credentials: { baseUrl: string; apiKey: string }, workflow: WorkflowJson) {
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflow as unknown as IWorkflowBase);
-	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+function additionalData(
+	executionId: string,
+	credentials: { baseUrl: string; apiKey: string },
+	workflow: WorkflowJson,
+) {
+	const hooks = new ExecutionLifecycleHooks(
+		'manual',
+		executionId,
+		workflow as unknown as IWorkflowBase,
+	);
+	const finished = new Promise<IRun>((resolve) =>
+		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
+	);
 	const data: Partial<IWorkflowExecuteAdditionalData> = {
-		credentialsHelper: new TestCredentialsHelper({ messagingApi: new MessagingApi() }, { messagingApi: credentials }),
+		credentialsHelper: new TestCredentialsHelper(
+			{ messagingApi: new MessagingApi() },
+			{ messagingApi: credentials },
+		),
 		hooks,
 		executionId,
 		currentNodeExecutionIndex: 0,
@@ -118,8 +131,16 @@ export class WaitingExecutions {
 		});
 	}
 
-	private async execute(id: string, data: IRunExecutionData, workflow = this.workflow()): Promise<IRun> {
-		const { data: additional, finished } = additionalData(id, this.credentials(), this.workflowJson);
+	private async execute(
+		id: string,
+		data: IRunExecutionData,
+		workflow = this.workflow(),
+	): Promise<IRun> {
+		const { data: additional, finished } = additionalData(
+			id,
+			this.credentials(),
+			this.workflowJson,
+		);
 		await new WorkflowExecute(additional, 'manual', data).processRunExecutionData(workflow);
 		const run = await finished;
 		this.stored.set(id, {
@@ -136,12 +157,16 @@ export class WaitingExecutions {
 		const id = String(this.nextId++);
 		const workflow = this.workflow();
 		const targets = new Set(
-			Object.values(this.workflowJson.connections).flatMap((c) => c.main.flat().map((l) => l!.node)),
+			Object.values(this.workflowJson.connections).flatMap((c) =>
+				c.main.flat().map((l) => l!.node),
+			),
 		);
 		const entry = this.workflowJson.nodes.find((node) => !targets.has(node.name))!;
 		const data = createRunExecutionData({
 			executionData: {
-				nodeExecutionStack: [{ node: workflow.getNode(entry.name)!, data: { main: [items] }, source: null }],
+				nodeExecutionStack: [
+					{ node: workflow.getNode(entry.name)!, data: { main: [items] }, source: null },
+				],
 			},
 		});
 		return { id, run: await this.execute(id, data, workflow) };
@@ -161,12 +186,15 @@ export class WaitingExecutions {
 	/** Opens an answer link the way n8n's waiting-webhook route serves it. */
 	async open(link: string, request: LinkRequest = {}): Promise<LinkAnswer> {
 		const url = new URL(link);
-		const [executionId, nodeId] = url.pathname.slice(new URL(WAITING_BASE).pathname.length + 1).split('/');
+		const [executionId, nodeId] = url.pathname
+			.slice(new URL(WAITING_BASE).pathname.length + 1)
+			.split('/');
 		const execution = this.stored.get(executionId);
 		if (!execution) return { status: 404, body: `The execution "${executionId}" does not exist.` };
 		const secret = Container.get(InstanceSettings).hmacSignatureSecret;
 		const signature = url.searchParams.get('signature') ?? '';
-		if (!validateUrlSignature(signature, url, secret)) return { status: 401, body: 'form-invalid-token' };
+		if (!validateUrlSignature(signature, url, secret))
+			return { status: 401, body: 'form-invalid-token' };
 		if (execution.finished || !execution.data.waitTill)
 			return { status: 200, body: 'send-and-wait-no-action-required' };
 		return await this.runWebhook(execution, decodeURIComponent(nodeId), url, request);
@@ -180,10 +208,16 @@ export class WaitingExecutions {
 	): Promise<LinkAnswer> {
 		const data = structuredClone(execution.data);
 		const workflow = this.workflow();
-		const node = Object.values(workflow.nodes).find((candidate) => candidate.id === nodeId) as INode;
+		const node = Object.values(workflow.nodes).find(
+			(candidate) => candidate.id === nodeId,
+		) as INode;
 		const method = request.method ?? 'GET';
 		const { answer, response } = fakeResponse();
-		const { data: additional } = additionalData(execution.id, this.credentials(), this.workflowJson);
+		const { data: additional } = additionalData(
+			execution.id,
+			this.credentials(),
+			this.workflowJson,
+		);
 		additional.httpRequest = {
 			method,
 			headers: { 'user-agent': request.userAgent ?? 'Mozilla/5.0 (iPhone) Safari/604.1' },
@@ -192,7 +226,9 @@ export class WaitingExecutions {
 			params: {},
 		} as never;
 		additional.httpResponse = response as never;
-		const description = messagingType.description.webhooks!.find((webhook) => webhook.httpMethod === method)!;
+		const description = messagingType.description.webhooks!.find(
+			(webhook) => webhook.httpMethod === method,
+		)!;
 		const webhookData = {
 			httpMethod: method,
 			node: node.name,
@@ -209,7 +245,11 @@ export class WaitingExecutions {
 		data.resultData.runData[data.resultData.lastNodeExecuted!].pop();
 		stackEntry.data.main = result.workflowData;
 		stackEntry.metadata = { ...stackEntry.metadata, forwardAllOutputs: true };
-		return { status: answer.status, body: answer.body, run: await this.execute(execution.id, data, workflow) };
+		return {
+			status: answer.status,
+			body: answer.body,
+			run: await this.execute(execution.id, data, workflow),
+		};
 	}
 }
 

@@ -42,7 +42,10 @@ const goodItem: Record<Resource, (to: string, orderId: string) => IDataObject> =
 	whatsappSession: whatsappSessionItem,
 };
 
-const smsJsonVariables: INodeParameters = { variablesInputMode: 'json', variablesJson: '={{ $json.variablesJson }}' };
+const smsJsonVariables: INodeParameters = {
+	variablesInputMode: 'json',
+	variablesJson: '={{ $json.variablesJson }}',
+};
 const goodVariablesJson = '{"customer_name": "Asha", "order_id": "77", "eta": "Fri"}';
 const templateJsonComponents: INodeParameters = {
 	componentsInputMode: 'json',
@@ -238,7 +241,8 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 1,
 		bad: { values: [{ first: 'Asha' }, '77', 'Fri'] },
-		message: "'Template Variables' row 1 (value) is an object, but variable values must be text or numbers",
+		message:
+			"'Template Variables' row 1 (value) is an object, but variable values must be text or numbers",
 		fix: 'JSON.stringify',
 	},
 	{
@@ -246,7 +250,8 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 2,
 		bad: { values: ['Asha', ['77', '78'], 'Fri'] },
-		message: "'Template Variables' row 2 (value) is a list, but variable values must be text or numbers",
+		message:
+			"'Template Variables' row 2 (value) is a list, but variable values must be text or numbers",
 		fix: 'Map a single text or number value',
 	},
 	{
@@ -254,7 +259,8 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 0,
 		bad: { values: ['Asha', '77', null] },
-		message: "'Template Variables' row 3 (value) is null, but variable values must be text or numbers",
+		message:
+			"'Template Variables' row 3 (value) is null, but variable values must be text or numbers",
 		fix: 'Map a single text or number value',
 	},
 	{
@@ -262,7 +268,8 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 2,
 		bad: { values: ['Asha'] },
-		message: "'Template Variables' row 2 (value) is empty, but variable values must be text or numbers",
+		message:
+			"'Template Variables' row 2 (value) is empty, but variable values must be text or numbers",
 		fix: 'Map a single text or number value',
 	},
 	{
@@ -270,7 +277,8 @@ const cases: BadInputCase[] = [
 		resource: 'sms',
 		badIndex: 1,
 		bad: { values: ['x'.repeat(1001), '77', 'Fri'] },
-		message: "'Template Variables' row 1 (value) is 1001 characters long, more than the 1000 allowed",
+		message:
+			"'Template Variables' row 1 (value) is 1001 characters long, more than the 1000 allowed",
 		fix: 'at most 1000 characters',
 	},
 	{
@@ -669,7 +677,10 @@ function phoneFor(caseNumber: number, itemIndex: number): string {
 
 function batchFor(badInput: BadInputCase, caseNumber: number) {
 	return [0, 1, 2].map((itemIndex) => {
-		const json = goodItem[badInput.resource](phoneFor(caseNumber, itemIndex), `${caseNumber}-${itemIndex}`);
+		const json = goodItem[badInput.resource](
+			phoneFor(caseNumber, itemIndex),
+			`${caseNumber}-${itemIndex}`,
+		);
 		if (badInput.parameters === smsJsonVariables) json.variablesJson = goodVariablesJson;
 		if (badInput.parameters === templateJsonComponents) json.componentsJson = goodComponentsJson;
 		return { json: itemIndex === badInput.badIndex ? { ...json, ...badInput.bad } : json };
@@ -717,7 +728,9 @@ describe('bad input never reaches the provider and is named precisely', () => {
 			const parameters = { ...baseParameters[badInput.resource], ...badInput.parameters };
 			const workflow = messagingWorkflow(parameters);
 			const credentials = { baseUrl: sandbox().url, apiKey: sandbox().apiKey };
-			const goodPhones = [0, 1, 2].filter((index) => index !== badIndex).map((index) => phoneFor(caseNumber, index));
+			const goodPhones = [0, 1, 2]
+				.filter((index) => index !== badIndex)
+				.map((index) => phoneFor(caseNumber, index));
 			for (const phone of goodPhones) sandbox().simulateInbound(phone);
 			tally.cases++;
 
@@ -730,7 +743,9 @@ describe('bad input never reaches the provider and is named precisely', () => {
 
 			expect(stopped.error?.message).toBe(expectedMessage);
 			expect(stopped.error?.description).toContain(badInput.fix);
-			expect((stopped.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(badIndex);
+			expect((stopped.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(
+				badIndex,
+			);
 			expect(stopped.outputs.Messaging).toBeUndefined();
 			expect(sandbox().requests()).toEqual([]);
 			if (containsSecret(JSON.stringify(stopped.run), sandbox().apiKey)) tally.secretsLeaked++;
@@ -758,7 +773,10 @@ describe('bad input never reaches the provider and is named precisely', () => {
 				if (accepted.length === 0) tally.messagesLost++;
 				if (accepted.length > 1) tally.messagesDuplicated++;
 				expect(accepted).toHaveLength(1);
-				expect(output[index]).toEqual({ json: accepted[0].acknowledgement, pairedItem: { item: index } });
+				expect(output[index]).toEqual({
+					json: accepted[0].acknowledgement,
+					pairedItem: { item: index },
+				});
 			}
 			if (containsSecret(JSON.stringify(continued.run), sandbox().apiKey)) tally.secretsLeaked++;
 		},

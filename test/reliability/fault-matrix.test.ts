@@ -22,7 +22,12 @@ import { containsSecret, createTally, reportTallyAfterAll } from './support/reli
  * - not_sent: nothing reached the provider; retried, nothing sent;
  * - invalid_acknowledgement: a 2xx that is not an acknowledgement; the provider holds the message.
  */
-type FailureClass = 'final' | 'rate_limited' | 'maybe_processed' | 'not_sent' | 'invalid_acknowledgement';
+type FailureClass =
+	| 'final'
+	| 'rate_limited'
+	| 'maybe_processed'
+	| 'not_sent'
+	| 'invalid_acknowledgement';
 
 interface FaultCase {
 	name: string;
@@ -52,17 +57,29 @@ const SET_KEY = 'set Options > Idempotency Key so the node can retry safely';
 const SAME_KEY = 'run the node again with the same Idempotency Key and it is sent at most once';
 const MAX_TRIES = 2;
 
-const BODY_KINDS: Array<Exclude<FaultBodyKind, 'not-json' | 'ack-without-id'>> = ['json', 'text', 'html', 'empty'];
+const BODY_KINDS: Array<Exclude<FaultBodyKind, 'not-json' | 'ack-without-id'>> = [
+	'json',
+	'text',
+	'html',
+	'empty',
+];
 
 const STATUS_OUTCOMES: Record<
 	number,
-	{ failureClass: FailureClass; summary: string; whatToDo: string[]; whatToDoWithoutReason?: string[] }
+	{
+		failureClass: FailureClass;
+		summary: string;
+		whatToDo: string[];
+		whatToDoWithoutReason?: string[];
+	}
 > = {
 	400: {
 		failureClass: 'final',
 		summary: 'The Messaging API rejected the message (400)',
 		whatToDo: ['Fix the field named in the message and run the node again.'],
-		whatToDoWithoutReason: ["Fix this item's fields (the provider gave no reason) and run the node again."],
+		whatToDoWithoutReason: [
+			"Fix this item's fields (the provider gave no reason) and run the node again.",
+		],
 	},
 	401: {
 		failureClass: 'final',
@@ -77,17 +94,27 @@ const STATUS_OUTCOMES: Record<
 	404: {
 		failureClass: 'final',
 		summary: 'The Messaging API did not find what was asked for (404)',
-		whatToDo: ["Check the credential's Base URL", 'DLT Template ID or WhatsApp Template Name exists'],
+		whatToDo: [
+			"Check the credential's Base URL",
+			'DLT Template ID or WhatsApp Template Name exists',
+		],
 	},
 	409: {
 		failureClass: 'final',
 		summary: 'The Messaging API refused the message as a conflict with an earlier request (409)',
-		whatToDo: ['It was not sent again', 'Check with your provider before sending it again', 'its own Idempotency Key'],
+		whatToDo: [
+			'It was not sent again',
+			'Check with your provider before sending it again',
+			'its own Idempotency Key',
+		],
 	},
 	422: {
 		failureClass: 'final',
 		summary: 'The Messaging API rejected the message (422)',
-		whatToDo: ['Fix the field named in the message', 'template variables must match the registered template'],
+		whatToDo: [
+			'Fix the field named in the message',
+			'template variables must match the registered template',
+		],
 		whatToDoWithoutReason: [
 			"Fix this item's fields (the provider gave no reason)",
 			'template variables must match the registered template',
@@ -118,7 +145,10 @@ const STATUS_OUTCOMES: Record<
 const PROVIDER_SIDE_WITH_KEY = ['provider-side problem', SAME_KEY];
 
 /** A provider body of each kind, with words of its own so the test can see they are kept. */
-function providerBody(status: number, kind: FaultBodyKind): { body?: string; providerMessage?: string } {
+function providerBody(
+	status: number,
+	kind: FaultBodyKind,
+): { body?: string; providerMessage?: string } {
 	const words = `Upstream ${status}: request ref R-${status}-${kind} was not processed`;
 	switch (kind) {
 		case 'json':
@@ -151,8 +181,12 @@ function statusCases(): FaultCase[] {
 				acceptedUnderFault: false,
 				message: providerMessage ? `${outcome.summary}: ${providerMessage}` : outcome.summary,
 				providerMessage,
-				whatToDo: providerMessage ? outcome.whatToDo : (outcome.whatToDoWithoutReason ?? outcome.whatToDo),
-				...(outcome.failureClass === 'maybe_processed' ? { whatToDoWithKey: PROVIDER_SIDE_WITH_KEY } : {}),
+				whatToDo: providerMessage
+					? outcome.whatToDo
+					: (outcome.whatToDoWithoutReason ?? outcome.whatToDo),
+				...(outcome.failureClass === 'maybe_processed'
+					? { whatToDoWithKey: PROVIDER_SIDE_WITH_KEY }
+					: {}),
 				neverSays: providerMessage ? [] : ['named in the message'],
 				httpCode: statusText,
 			};
@@ -187,12 +221,19 @@ const faultCases: FaultCase[] = [
 	},
 	{
 		name: '200 with an HTML page',
-		action: { status: 200, bodyKind: 'html', body: '<html><body><h1>Welcome to nginx!</h1></body></html>' },
+		action: {
+			status: 200,
+			bodyKind: 'html',
+			body: '<html><body><h1>Welcome to nginx!</h1></body></html>',
+		},
 		failureClass: 'invalid_acknowledgement',
 		acceptedUnderFault: true,
 		message: `The Messaging API answered 200 ${INVALID_ACK}: Welcome to nginx!`,
 		providerMessage: 'Welcome to nginx!',
-		whatToDo: ["Check that the credential's Base URL points at the Messaging API", ...CHECK_BEFORE_RESENDING],
+		whatToDo: [
+			"Check that the credential's Base URL points at the Messaging API",
+			...CHECK_BEFORE_RESENDING,
+		],
 		httpCode: '200',
 	},
 	{
@@ -251,7 +292,12 @@ const faultCases: FaultCase[] = [
  * - key, fault once: with an Idempotency Key a failure that may be retried is, and the item is sent once;
  * - key, fault on every try: the item fails after its tries and was still accepted at most once.
  */
-type Mode = 'continueOnFail' | 'errorOutput' | 'stop' | 'key, fault once' | 'key, fault on every try';
+type Mode =
+	| 'continueOnFail'
+	| 'errorOutput'
+	| 'stop'
+	| 'key, fault once'
+	| 'key, fault on every try';
 
 const sandbox = useSandbox();
 const tally = createTally();
@@ -293,25 +339,38 @@ function expectedAccepted(fault: FaultCase, mode: Mode): number {
 function channelFor(caseNumber: number) {
 	return caseNumber % 2 === 0
 		? { parameters: smsFromItem, item: smsItem, path: '/v1/sms/send' }
-		: { parameters: whatsappTemplateFromItem, item: whatsappTemplateItem, path: '/v1/whatsapp/send' };
+		: {
+				parameters: whatsappTemplateFromItem,
+				item: whatsappTemplateItem,
+				path: '/v1/whatsapp/send',
+			};
 }
 
 async function runCase(
 	fault: FaultCase,
 	caseNumber: number,
 	mode: Mode,
-): Promise<{ result: WorkflowRunResult; items: Array<{ json: IDataObject }>; phones: string[]; faulted: number[] }> {
+): Promise<{
+	result: WorkflowRunResult;
+	items: Array<{ json: IDataObject }>;
+	phones: string[];
+	faulted: number[];
+}> {
 	const modeNumber = modesFor(fault).indexOf(mode);
 	const channel = channelFor(caseNumber);
 	const phones = [0, 1, 2].map((itemIndex) => phoneFor(caseNumber, modeNumber, itemIndex));
 	const beforeBody = isBeforeBodyReset(fault);
 	const faulted = fault.action === null ? [0, 1, 2] : [beforeBody ? 0 : 1];
 	const faultedPhone = phones[faulted[0]];
-	const triesOfFaultedItem = fault.failureClass === 'maybe_processed' && !withKey(mode) ? 1 : MAX_TRIES;
+	const triesOfFaultedItem =
+		fault.failureClass === 'maybe_processed' && !withKey(mode) ? 1 : MAX_TRIES;
 	const times = mode === 'key, fault once' ? 1 : beforeBody ? triesOfFaultedItem : undefined;
 	if (fault.action !== null) {
 		sandbox().addFault({
-			match: { ...(beforeBody ? { path: channel.path } : { to: faultedPhone }), ...(times ? { times } : {}) },
+			match: {
+				...(beforeBody ? { path: channel.path } : { to: faultedPhone }),
+				...(times ? { times } : {}),
+			},
 			action: fault.action,
 		});
 	}
@@ -330,7 +389,10 @@ async function runCase(
 	}));
 	const result = await runWorkflow({
 		workflow: messagingWorkflow({ ...channel.parameters, options }),
-		credentials: { baseUrl: fault.action === null ? await closedPortUrl() : sandbox().url, apiKey: sandbox().apiKey },
+		credentials: {
+			baseUrl: fault.action === null ? await closedPortUrl() : sandbox().url,
+			apiKey: sandbox().apiKey,
+		},
 		items,
 		onError: ON_ERROR[mode],
 	});
@@ -377,13 +439,17 @@ function countOutcome(result: WorkflowRunResult, phones: string[], continued: bo
 
 function expectExplained(description: unknown, fault: FaultCase, mode: Mode): void {
 	const keyed = withKey(mode) && fault.whatToDoWithKey !== undefined;
-	for (const part of keyed ? fault.whatToDoWithKey! : fault.whatToDo) expect(description).toContain(part);
+	for (const part of keyed ? fault.whatToDoWithKey! : fault.whatToDo)
+		expect(description).toContain(part);
 	for (const part of [...(fault.neverSays ?? []), ...(keyed ? [SET_KEY, MAYBE_SENT] : [])])
 		expect(description).not.toContain(part);
 }
 
 /** The message and provider words the faulted item must end with; a cut-off body is only known once answered. */
-function expectedWords(fault: FaultCase, faultedPhone: string): { message: string; providerMessage?: string } {
+function expectedWords(
+	fault: FaultCase,
+	faultedPhone: string,
+): { message: string; providerMessage?: string } {
 	if (!fault.answerBody) return { message: fault.message, providerMessage: fault.providerMessage };
 	const answered = sandbox()
 		.requests()
@@ -436,19 +502,24 @@ describe('provider faults: every item fails clearly, in its own slot, and is nev
 		const { result, items, phones, faulted } = await runCase(fault, caseNumber, mode);
 		countOutcome(result, phones, mode !== 'stop');
 
-		for (const itemIndex of faulted) expect(acceptedFor(phones[itemIndex])).toHaveLength(expectedAccepted(fault, mode));
+		for (const itemIndex of faulted)
+			expect(acceptedFor(phones[itemIndex])).toHaveLength(expectedAccepted(fault, mode));
 		for (const phone of phones) expect(acceptedFor(phone).length).toBeLessThanOrEqual(1);
 		if (withKey(mode) && fault.action !== null) {
 			const keys = sandbox()
 				.requests()
 				.map((request) => request.headers['idempotency-key']);
 			expect(keys.length).toBeGreaterThan(0);
-			expect(keys.every((key) => phones.some((phone) => key === `reliability-${phone}`))).toBe(true);
+			expect(keys.every((key) => phones.some((phone) => key === `reliability-${phone}`))).toBe(
+				true,
+			);
 		}
 		if (recovers(fault, mode)) {
 			const tries = sandbox()
 				.requests()
-				.filter((request) => request.fields.to === phones[faulted[0]] || request.response.status === 0);
+				.filter(
+					(request) => request.fields.to === phones[faulted[0]] || request.response.status === 0,
+				);
 			expect(tries).toHaveLength(2);
 			// A reset before the body is read leaves no body to compare, only the key.
 			if (!isBeforeBodyReset(fault)) expect(tries[1].rawBody).toBe(tries[0].rawBody);
@@ -480,15 +551,24 @@ describe('provider faults: every item fails clearly, in its own slot, and is nev
 		if (mode === 'errorOutput') {
 			// Without a key nothing is retried past its fault, so every faulted item fails.
 			const failed = faulted;
-			const succeeded = phones.map((_phone, itemIndex) => itemIndex).filter((itemIndex) => !failed.includes(itemIndex));
-			expect((result.outputs.Messaging ?? []).map((item) => item.pairedItem)).toEqual(succeeded.map((item) => ({ item })));
-			expect((result.errorOutputs.Messaging ?? []).map((item) => item.pairedItem)).toEqual(failed.map((item) => ({ item })));
+			const succeeded = phones
+				.map((_phone, itemIndex) => itemIndex)
+				.filter((itemIndex) => !failed.includes(itemIndex));
+			expect((result.outputs.Messaging ?? []).map((item) => item.pairedItem)).toEqual(
+				succeeded.map((item) => ({ item })),
+			);
+			expect((result.errorOutputs.Messaging ?? []).map((item) => item.pairedItem)).toEqual(
+				failed.map((item) => ({ item })),
+			);
 			for (const itemIndex of failed) {
 				const errorItem = outputFor(result, itemIndex)!;
 				expect(errorItem.json).toEqual({
 					...items[itemIndex].json,
 					error: message,
-					details: { description: expect.any(String), ...(fault.httpCode ? { httpCode: fault.httpCode } : {}) },
+					details: {
+						description: expect.any(String),
+						...(fault.httpCode ? { httpCode: fault.httpCode } : {}),
+					},
 				});
 				expectExplained((errorItem.json.details as IDataObject).description, fault, mode);
 			}

@@ -9,7 +9,11 @@ import { testMessagingApiCredential } from '../../nodes/Messaging/methods/testMe
 import { closedPortUrl, DEFAULT_SEED, startSandbox } from '../../sandbox';
 import type { FaultAction, Sandbox } from '../../sandbox';
 import { logs as n8nCoreLogs } from '../nodes/MessagingTrigger/support/n8nRuntime';
-import { deliveryEvent, nowSeconds, postDelivery } from '../nodes/MessagingTrigger/support/signedDelivery';
+import {
+	deliveryEvent,
+	nowSeconds,
+	postDelivery,
+} from '../nodes/MessagingTrigger/support/signedDelivery';
 import { startTriggerHarness } from '../nodes/MessagingTrigger/support/triggerHarness';
 import type { TriggerHarness } from '../nodes/MessagingTrigger/support/triggerHarness';
 import { runWorkflow } from '../helpers/runWorkflow';
@@ -21,7 +25,12 @@ import {
 	whatsappSessionFromItem,
 	whatsappSessionItem,
 } from './support/messagingWorkflow';
-import { containsSecret, createTally, reportTallyAfterAll, secretSightings } from './support/reliabilityTally';
+import {
+	containsSecret,
+	createTally,
+	reportTallyAfterAll,
+	secretSightings,
+} from './support/reliabilityTally';
 
 const API_KEY = 'sk_live_Zq8vN3xReliabilityK3y_7Tw4xP9mLq2';
 const WRONG_API_KEY = 'sk_live_Wr0ngKeyM4deUpForTheTest_5Hd8Jc1';
@@ -32,7 +41,11 @@ const produced: string[] = [];
 
 function record(...parts: unknown[]): void {
 	produced.push(
-		parts.map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 12, showHidden: true }))).join(' '),
+		parts
+			.map((part) =>
+				typeof part === 'string' ? part : inspect(part, { depth: 12, showHidden: true }),
+			)
+			.join(' '),
 	);
 }
 
@@ -51,7 +64,9 @@ const streamWrites = {
 beforeAll(() => {
 	LoggerProxy.init(capturingLogger as unknown as Parameters<typeof LoggerProxy.init>[0]);
 	for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-		jest.spyOn(console, level).mockImplementation((...parts: unknown[]) => record(`console.${level}`, ...parts));
+		jest
+			.spyOn(console, level)
+			.mockImplementation((...parts: unknown[]) => record(`console.${level}`, ...parts));
 	}
 	for (const name of ['stdout', 'stderr'] as const) {
 		jest.spyOn(process[name], 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
@@ -67,7 +82,9 @@ afterAll(() => {
 
 /** Every view of a run a user, a log shipper or an error reporter could see. */
 function everythingAbout(result: WorkflowRunResult): string {
-	const error = result.error as (Error & { description?: unknown; cause?: unknown; context?: unknown }) | undefined;
+	const error = result.error as
+		| (Error & { description?: unknown; cause?: unknown; context?: unknown })
+		| undefined;
 	const taskErrors = Object.values(result.run.data.resultData.runData).flatMap((tasks) =>
 		tasks.map((task) => task.error),
 	);
@@ -103,7 +120,11 @@ const echo = (words: string) => `${words} Bearer ${API_KEY} (received Authorizat
 
 const failures: FailureThrough[] = [
 	{ name: 'bad input', items: 'badPhone', says: /^Item 0: 'To' "12345" has no country code$/ },
-	{ name: 'a key the provider does not know', wrongKey: true, says: /rejected the API key \(401\)/ },
+	{
+		name: 'a key the provider does not know',
+		wrongKey: true,
+		says: /rejected the API key \(401\)/,
+	},
 	{
 		name: 'a 401 whose text echoes the key',
 		action: { status: 401, bodyKind: 'text', body: echo('Invalid API key:') },
@@ -115,14 +136,22 @@ const failures: FailureThrough[] = [
 			status: 400,
 			bodyKind: 'json',
 			body: JSON.stringify({
-				error: { code: 'bad_header', message: echo('Malformed'), field: `Authorization: Bearer ${API_KEY}` },
+				error: {
+					code: 'bad_header',
+					message: echo('Malformed'),
+					field: `Authorization: Bearer ${API_KEY}`,
+				},
 			}),
 		},
 		says: /rejected the message \(400\): Malformed Bearer \*\*\*/,
 	},
 	{
 		name: 'a 400 whose long text is cut off in the middle of the key',
-		action: { status: 400, bodyKind: 'text', body: `${'x'.repeat(470)} ${API_KEY} ${'y'.repeat(40)}` },
+		action: {
+			status: 400,
+			bodyKind: 'text',
+			body: `${'x'.repeat(470)} ${API_KEY} ${'y'.repeat(40)}`,
+		},
 		says: /rejected the message \(400\): x{470}/,
 	},
 	{
@@ -134,13 +163,21 @@ const failures: FailureThrough[] = [
 		},
 		says: /rejected the API key \(403\): Forbidden Key Bearer \*\*\*/,
 	},
-	{ name: 'a 404', action: { status: 404, bodyKind: 'json' }, says: /did not find what was asked for \(404\)/ },
+	{
+		name: 'a 404',
+		action: { status: 404, bodyKind: 'json' },
+		says: /did not find what was asked for \(404\)/,
+	},
 	{
 		name: 'a 409',
 		action: { status: 409, bodyKind: 'text', body: echo('Conflict for') },
 		says: /conflict with an earlier request \(409\)/,
 	},
-	{ name: 'a real 422 (session window closed)', items: 'closedSession', says: /rejected the message \(422\)/ },
+	{
+		name: 'a real 422 (session window closed)',
+		items: 'closedSession',
+		says: /rejected the message \(422\)/,
+	},
 	{
 		name: 'a 429 with Retry-After',
 		action: { status: 429, bodyKind: 'json', headers: { 'Retry-After': '0' } },
@@ -152,7 +189,11 @@ const failures: FailureThrough[] = [
 		action: { status: 500, bodyKind: 'text', body: echo('Crashed on') },
 		says: /failed on its side \(500\)/,
 	},
-	{ name: 'a 502 HTML page', action: { status: 502, bodyKind: 'html' }, says: /failed on its side \(502\)/ },
+	{
+		name: 'a 502 HTML page',
+		action: { status: 502, bodyKind: 'html' },
+		says: /failed on its side \(502\)/,
+	},
 	{
 		name: 'a 503 with an Idempotency Key, retried',
 		action: { status: 503, bodyKind: 'empty' },
@@ -206,7 +247,10 @@ beforeAll(async () => {
 	sandbox = await startSandbox({
 		port: 0,
 		lifecycle: null,
-		seed: { ...DEFAULT_SEED, account: { ...DEFAULT_SEED.account, apiKey: API_KEY, signingSecret: SIGNING_SECRET } },
+		seed: {
+			...DEFAULT_SEED,
+			account: { ...DEFAULT_SEED.account, apiKey: API_KEY, signingSecret: SIGNING_SECRET },
+		},
 	});
 });
 
@@ -222,14 +266,18 @@ beforeEach(() => {
 
 function workflowFor(failure: FailureThrough) {
 	const base = failure.items === 'closedSession' ? whatsappSessionFromItem : smsFromItem;
-	const options = { ...(base.options as INodeParameters), ...((failure.parameters?.options as INodeParameters) ?? {}) };
+	const options = {
+		...(base.options as INodeParameters),
+		...((failure.parameters?.options as INodeParameters) ?? {}),
+	};
 	return messagingWorkflow({ ...base, ...failure.parameters, options });
 }
 
 function itemsFor(failure: FailureThrough, caseNumber: number, mode: number) {
 	const to = `+9195${String(caseNumber).padStart(2, '0')}${mode}00001`;
 	if (failure.items === 'badPhone') return [{ json: smsItem('12345', `${caseNumber}`) }];
-	if (failure.items === 'closedSession') return [{ json: whatsappSessionItem(to, `${caseNumber}`) }];
+	if (failure.items === 'closedSession')
+		return [{ json: whatsappSessionItem(to, `${caseNumber}`) }];
 	return [{ json: smsItem(to, `${caseNumber}`) }];
 }
 
@@ -250,10 +298,15 @@ describe('the API key never appears in anything a failed send produces', () => {
 			continueOnFail: failure.continueOnFail,
 		});
 
-		const everything = [everythingAbout(result), ...produced, inspect(n8nCoreLogs, { depth: 12 })].join('\n');
+		const everything = [
+			everythingAbout(result),
+			...produced,
+			inspect(n8nCoreLogs, { depth: 12 }),
+		].join('\n');
 		tally.cases++;
 		if (containsSecret(everything, apiKey)) tally.secretsLeaked++;
-		if (sandbox.messages().filter((message) => message.to === items[0].json.to).length > 1) tally.messagesDuplicated++;
+		if (sandbox.messages().filter((message) => message.to === items[0].json.to).length > 1)
+			tally.messagesDuplicated++;
 
 		const shown = failure.continueOnFail
 			? String(result.outputs.Messaging?.[0]?.json.error)
@@ -342,13 +395,18 @@ describe('the Messaging Trigger runs nothing it cannot trust, and never echoes i
 		{
 			name: 'unsigned',
 			post: () =>
-				postDelivery(harness.url, JSON.stringify(deliveryEvent()), { omitHeaders: ['x-messaging-signature'] }),
+				postDelivery(harness.url, JSON.stringify(deliveryEvent()), {
+					omitHeaders: ['x-messaging-signature'],
+				}),
 			status: 401,
 			code: 'missing_signature',
 		},
 		{
 			name: 'signed with another secret',
-			post: () => postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: `${SIGNING_SECRET}x` }),
+			post: () =>
+				postDelivery(harness.url, JSON.stringify(deliveryEvent()), {
+					secret: `${SIGNING_SECRET}x`,
+				}),
 			status: 401,
 			code: 'invalid_signature',
 		},
@@ -377,9 +435,13 @@ describe('the Messaging Trigger runs nothing it cannot trust, and never echoes i
 		{
 			name: 'oversized',
 			post: () =>
-				postDelivery(harness.url, JSON.stringify({ ...deliveryEvent(), padding: 'x'.repeat(300 * 1024) }), {
-					secret: SIGNING_SECRET,
-				}),
+				postDelivery(
+					harness.url,
+					JSON.stringify({ ...deliveryEvent(), padding: 'x'.repeat(300 * 1024) }),
+					{
+						secret: SIGNING_SECRET,
+					},
+				),
 			status: 413,
 			code: 'body_too_large',
 		},
@@ -395,18 +457,25 @@ describe('the Messaging Trigger runs nothing it cannot trust, and never echoes i
 		},
 	];
 
-	test.each(refusals)('a request $name is refused with $status and starts nothing', async ({ post, status, code }) => {
-		const answer = await post();
+	test.each(refusals)(
+		'a request $name is refused with $status and starts nothing',
+		async ({ post, status, code }) => {
+			const answer = await post();
 
-		expect(answer.status).toBe(status);
-		expect(answer.body).toEqual({ error: expect.objectContaining({ code }) });
-		expect(harness.runs).toHaveLength(0);
-		expect(harness.staticData()).toEqual({});
-		const everything = [JSON.stringify(answer), inspect(harness.logs, { depth: 12 }), ...produced].join('\n');
-		tally.cases++;
-		if (containsSecret(everything, SIGNING_SECRET)) tally.secretsLeaked++;
-		expect(secretSightings(everything, SIGNING_SECRET)).toEqual([]);
-	});
+			expect(answer.status).toBe(status);
+			expect(answer.body).toEqual({ error: expect.objectContaining({ code }) });
+			expect(harness.runs).toHaveLength(0);
+			expect(harness.staticData()).toEqual({});
+			const everything = [
+				JSON.stringify(answer),
+				inspect(harness.logs, { depth: 12 }),
+				...produced,
+			].join('\n');
+			tally.cases++;
+			if (containsSecret(everything, SIGNING_SECRET)) tally.secretsLeaked++;
+			expect(secretSightings(everything, SIGNING_SECRET)).toEqual([]);
+		},
+	);
 
 	test('a signed event replayed at once is acknowledged but runs only once', async () => {
 		const body = JSON.stringify(deliveryEvent());
@@ -417,7 +486,11 @@ describe('the Messaging Trigger runs nothing it cannot trust, and never echoes i
 		expect([first.status, replay.status]).toEqual([200, 200]);
 		expect(replay.body).toEqual({ received: 1, accepted: 0, duplicates: 1, filteredOut: 0 });
 		expect(harness.runs).toHaveLength(1);
-		const everything = [JSON.stringify([first, replay]), inspect(harness.logs, { depth: 12 }), ...produced].join('\n');
+		const everything = [
+			JSON.stringify([first, replay]),
+			inspect(harness.logs, { depth: 12 }),
+			...produced,
+		].join('\n');
 		tally.cases++;
 		if (containsSecret(everything, SIGNING_SECRET)) tally.secretsLeaked++;
 		if (harness.runs.length > 1) tally.messagesDuplicated++;

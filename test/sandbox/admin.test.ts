@@ -1,4 +1,10 @@
-import { createManualClock, startSandbox, type MessageRecord, type RecordedRequest, type Sandbox } from '../../sandbox';
+import {
+	createManualClock,
+	startSandbox,
+	type MessageRecord,
+	type RecordedRequest,
+	type Sandbox,
+} from '../../sandbox';
 import { OPEN_SESSION_NUMBER, post, smsFields } from './http-client';
 import { installSandboxTime, tracked, type SandboxTime } from './sandbox-time';
 import { startWebhookReceiver, waitUntil } from './webhook-receiver';
@@ -13,17 +19,24 @@ async function admin(sandbox: Sandbox, method: string, path: string, body?: unkn
 	return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
 }
 
-const session = (sandbox: Sandbox, to: string) => post(sandbox, '/v1/whatsapp/send', { to, type: 'session', text: 'hi' });
+const session = (sandbox: Sandbox, to: string) =>
+	post(sandbox, '/v1/whatsapp/send', { to, type: 'session', text: 'hi' });
 
 describe('admin endpoints', () => {
 	let sandbox: Sandbox;
 	beforeEach(async () => {
-		sandbox = await startSandbox({ lifecycle: null, clock: createManualClock(Date.UTC(2026, 10, 22, 9)) });
+		sandbox = await startSandbox({
+			lifecycle: null,
+			clock: createManualClock(Date.UTC(2026, 10, 22, 9)),
+		});
 	});
 	afterEach(() => sandbox.close());
 
 	it('reports health with the sandbox time', async () => {
-		expect(await admin(sandbox, 'GET', '/health')).toEqual({ status: 200, body: { status: 'ok', now: '2026-11-22T09:00:00.000Z' } });
+		expect(await admin(sandbox, 'GET', '/health')).toEqual({
+			status: 200,
+			body: { status: 'ok', now: '2026-11-22T09:00:00.000Z' },
+		});
 	});
 
 	it('lists and clears recorded API requests, without recording admin calls', async () => {
@@ -42,7 +55,9 @@ describe('admin endpoints', () => {
 	it('lists accepted messages', async () => {
 		const reply = await post(sandbox, '/v1/sms/send', smsFields());
 		const messages = (await admin(sandbox, 'GET', '/messages')).body as MessageRecord[];
-		expect(messages.map((message) => message.id)).toEqual([(reply.body as { message_id: string }).message_id]);
+		expect(messages.map((message) => message.id)).toEqual([
+			(reply.body as { message_id: string }).message_id,
+		]);
 	});
 
 	it('opens a session window with an inbound message and closes it when the clock moves past 24 hours', async () => {
@@ -50,7 +65,10 @@ describe('admin endpoints', () => {
 		expect((await session(sandbox, number)).status).toBe(422);
 		expect(await admin(sandbox, 'POST', '/inbound', { from: number })).toEqual({
 			status: 200,
-			body: { from: number, event: expect.objectContaining({ type: 'message.inbound', from: number, text: 'Hi' }) },
+			body: {
+				from: number,
+				event: expect.objectContaining({ type: 'message.inbound', from: number, text: 'Hi' }),
+			},
 		});
 		expect((await session(sandbox, number)).status).toBe(200);
 
@@ -64,13 +82,25 @@ describe('admin endpoints', () => {
 		const receiver = await startWebhookReceiver();
 		try {
 			expect((await admin(sandbox, 'PUT', '/webhook', { url: receiver.url })).status).toBe(200);
-			expect((await admin(sandbox, 'PUT', '/config', { lifecycle: { stepDelayMs: 5 } })).status).toBe(204);
+			expect(
+				(await admin(sandbox, 'PUT', '/config', { lifecycle: { stepDelayMs: 5 } })).status,
+			).toBe(204);
 			await post(sandbox, '/v1/sms/send', smsFields());
 			await receiver.waitFor(2);
 			await waitUntil(() => sandbox.webhookDeliveries().length === 2, 'both attempts are recorded');
 			expect((await admin(sandbox, 'GET', '/webhook-deliveries')).body).toEqual([
-				expect.objectContaining({ attempt: 1, status: 200, messageStatus: 'sent', url: receiver.url }),
-				expect.objectContaining({ attempt: 1, status: 200, messageStatus: 'delivered', url: receiver.url }),
+				expect.objectContaining({
+					attempt: 1,
+					status: 200,
+					messageStatus: 'sent',
+					url: receiver.url,
+				}),
+				expect.objectContaining({
+					attempt: 1,
+					status: 200,
+					messageStatus: 'delivered',
+					url: receiver.url,
+				}),
 			]);
 			expect((await admin(sandbox, 'PUT', '/webhook', { url: null })).status).toBe(200);
 		} finally {
@@ -86,7 +116,14 @@ describe('admin endpoints', () => {
 		afterEach(() => time.restore());
 
 		it('sets the rate limit and latency', async () => {
-			expect((await admin(sandbox, 'PUT', '/config', { rateLimit: { perSecond: 1, burst: 1 }, latency: { fixedMs: 0 } })).status).toBe(204);
+			expect(
+				(
+					await admin(sandbox, 'PUT', '/config', {
+						rateLimit: { perSecond: 1, burst: 1 },
+						latency: { fixedMs: 0 },
+					})
+				).status,
+			).toBe(204);
 			expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
 			expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(429);
 			expect((await admin(sandbox, 'PUT', '/config', { rateLimit: null })).status).toBe(204);
@@ -94,7 +131,10 @@ describe('admin endpoints', () => {
 		});
 
 		it('applies nothing of a config patch with one bad part', async () => {
-			const reply = await admin(sandbox, 'PUT', '/config', { latency: { fixedMs: 500 }, rateLimit: { perSecond: -1 } });
+			const reply = await admin(sandbox, 'PUT', '/config', {
+				latency: { fixedMs: 500 },
+				rateLimit: { perSecond: -1 },
+			});
 			expect(reply.status).toBe(400);
 			// With the 500 ms latency applied the answer would wait on a sandbox delay, which only the test can run.
 			const send = tracked(post(sandbox, '/v1/sms/send', smsFields()));
@@ -106,9 +146,14 @@ describe('admin endpoints', () => {
 	});
 
 	it('adds, lists and clears fault rules', async () => {
-		const added = await admin(sandbox, 'POST', '/faults', { match: { times: 1 }, action: { status: 503, bodyKind: 'text' } });
+		const added = await admin(sandbox, 'POST', '/faults', {
+			match: { times: 1 },
+			action: { status: 503, bodyKind: 'text' },
+		});
 		expect(added).toEqual({ status: 201, body: { id: expect.stringMatching(/^fault_/) } });
-		expect((await admin(sandbox, 'GET', '/faults')).body).toEqual([expect.objectContaining({ remaining: 1 })]);
+		expect((await admin(sandbox, 'GET', '/faults')).body).toEqual([
+			expect.objectContaining({ remaining: 1 }),
+		]);
 		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(503);
 
 		await admin(sandbox, 'POST', '/faults', { action: { status: 500, bodyKind: 'json' } });
@@ -130,7 +175,10 @@ describe('admin endpoints', () => {
 	});
 
 	it('answers 400 for a body that is not JSON and 404 for an unknown admin path', async () => {
-		const notJson = await fetch(`${sandbox.url}/__admin/inbound`, { method: 'POST', body: 'from=+91' });
+		const notJson = await fetch(`${sandbox.url}/__admin/inbound`, {
+			method: 'POST',
+			body: 'from=+91',
+		});
 		expect(notJson.status).toBe(400);
 		expect((await admin(sandbox, 'GET', '/nothing')).status).toBe(404);
 	});

@@ -5,7 +5,11 @@ import { startSandbox } from '../../sandbox';
 const ROOT = join(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
-function startCli(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function startCli(port: number): {
+	child: ChildProcess;
+	output: () => string;
+	exited: Promise<number | null>;
+} {
 	let output = '';
 	const child = spawn(TSX, ['sandbox/cli.ts'], {
 		cwd: ROOT,
@@ -18,7 +22,11 @@ function startCli(port: number): { child: ChildProcess; output: () => string; ex
 	return { child, output: () => output, exited };
 }
 
-async function waitForOutput(output: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+async function waitForOutput(
+	output: () => string,
+	pattern: RegExp,
+	timeoutMs = 20_000,
+): Promise<RegExpMatchArray> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const match = output().match(pattern);
@@ -39,7 +47,10 @@ describe('npm run sandbox (sandbox/cli.ts)', () => {
 
 			const health = await fetch(`${url}/__admin/health`);
 			expect(health.status).toBe(200);
-			const send = await fetch(`${url}/v1/sms/send`, { method: 'POST', headers: { Authorization: 'Bearer sk_sandbox_2f7c1e9a4b6d' } });
+			const send = await fetch(`${url}/v1/sms/send`, {
+				method: 'POST',
+				headers: { Authorization: 'Bearer sk_sandbox_2f7c1e9a4b6d' },
+			});
 			expect(send.status).toBe(400);
 			await waitForOutput(cli.output, /POST \/v1\/sms\/send -> 400/);
 			expect(cli.output().split('sk_sandbox_2f7c1e9a4b6d')).toHaveLength(2);

@@ -29,7 +29,8 @@ describe('sandbox clocks', () => {
 	it('the default sandbox clock can close a session window', async () => {
 		const sandbox = await startSandbox({ lifecycle: null });
 		try {
-			const session = () => post(sandbox, '/v1/whatsapp/send', { to: '+919812345678', type: 'session', text: 'hi' });
+			const session = () =>
+				post(sandbox, '/v1/whatsapp/send', { to: '+919812345678', type: 'session', text: 'hi' });
 			expect((await session()).status).toBe(200);
 			sandbox.clock.advance(24 * 60 * 60 * 1000);
 			expect((await session()).status).toBe(422);

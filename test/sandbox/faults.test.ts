@@ -2,9 +2,15 @@ import { closedPortUrl, startSandbox, type FaultRule, type Sandbox } from '../..
 import { encodeFields, errorOf, post, smsFields, whatsappTemplateFields } from './http-client';
 import { settle, tracked, useSandboxTime } from './sandbox-time';
 
-const CONNECTION_RESET = { message: 'fetch failed', cause: expect.objectContaining({ code: 'ECONNRESET' }) };
+const CONNECTION_RESET = {
+	message: 'fetch failed',
+	cause: expect.objectContaining({ code: 'ECONNRESET' }),
+};
 
-async function rawSend(sandbox: Sandbox, options: { timeoutMs?: number; fields?: Record<string, unknown>; idempotencyKey?: string } = {}) {
+async function rawSend(
+	sandbox: Sandbox,
+	options: { timeoutMs?: number; fields?: Record<string, unknown>; idempotencyKey?: string } = {},
+) {
 	const { body, contentType } = encodeFields(options.fields ?? smsFields(), 'form');
 	const response = await fetch(`${sandbox.url}/v1/sms/send`, {
 		method: 'POST',
@@ -16,7 +22,12 @@ async function rawSend(sandbox: Sandbox, options: { timeoutMs?: number; fields?:
 		body,
 		signal: options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined,
 	});
-	return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
+	return {
+		status: response.status,
+		contentType: response.headers.get('content-type'),
+		text: await response.text(),
+		headers: response.headers,
+	};
 }
 
 describe('fault injection', () => {
@@ -27,30 +38,56 @@ describe('fault injection', () => {
 	afterEach(() => sandbox.close());
 
 	it.each([
-		[503, 'json', /^application\/json/, (text: string) => expect(JSON.parse(text)).toEqual({ error: { code: 'service_unavailable', message: 'Service Unavailable.' } })],
+		[
+			503,
+			'json',
+			/^application\/json/,
+			(text: string) =>
+				expect(JSON.parse(text)).toEqual({
+					error: { code: 'service_unavailable', message: 'Service Unavailable.' },
+				}),
+		],
 		[500, 'text', /^text\/plain/, (text: string) => expect(text).toBe('500 Internal Server Error')],
-		[502, 'html', /^text\/html/, (text: string) => expect(text).toContain('<h1>502 Bad Gateway</h1>')],
+		[
+			502,
+			'html',
+			/^text\/html/,
+			(text: string) => expect(text).toContain('<h1>502 Bad Gateway</h1>'),
+		],
 		[500, 'empty', null, (text: string) => expect(text).toBe('')],
-		[403, 'json', /^application\/json/, (text: string) => expect(JSON.parse(text).error.code).toBe('forbidden')],
-	] as const)('answers %i with a %s body and accepts nothing', async (status, bodyKind, contentType, checkBody) => {
-		sandbox.addFault({ match: { times: 1 }, action: { status, bodyKind } });
-		const faulty = await rawSend(sandbox);
-		expect(faulty.status).toBe(status);
-		if (contentType) expect(faulty.contentType).toMatch(contentType);
-		else expect(faulty.contentType).toBeNull();
-		checkBody(faulty.text);
-		expect(sandbox.messages()).toHaveLength(0);
-		expect(sandbox.requests()[0].response.status).toBe(status);
+		[
+			403,
+			'json',
+			/^application\/json/,
+			(text: string) => expect(JSON.parse(text).error.code).toBe('forbidden'),
+		],
+	] as const)(
+		'answers %i with a %s body and accepts nothing',
+		async (status, bodyKind, contentType, checkBody) => {
+			sandbox.addFault({ match: { times: 1 }, action: { status, bodyKind } });
+			const faulty = await rawSend(sandbox);
+			expect(faulty.status).toBe(status);
+			if (contentType) expect(faulty.contentType).toMatch(contentType);
+			else expect(faulty.contentType).toBeNull();
+			checkBody(faulty.text);
+			expect(sandbox.messages()).toHaveLength(0);
+			expect(sandbox.requests()[0].response.status).toBe(status);
 
-		const next = await rawSend(sandbox);
-		expect(next.status).toBe(200);
-		expect(sandbox.messages()).toHaveLength(1);
-	});
+			const next = await rawSend(sandbox);
+			expect(next.status).toBe(200);
+			expect(sandbox.messages()).toHaveLength(1);
+		},
+	);
 
 	it('passes custom headers and body, e.g. a 429 with Retry-After', async () => {
 		sandbox.addFault({
 			match: { times: 2 },
-			action: { status: 429, bodyKind: 'json', headers: { 'Retry-After': '2' }, body: '{"error":{"code":"rate_limited","message":"Slow down"}}' },
+			action: {
+				status: 429,
+				bodyKind: 'json',
+				headers: { 'Retry-After': '2' },
+				body: '{"error":{"code":"rate_limited","message":"Slow down"}}',
+			},
 		});
 		const replies = [await rawSend(sandbox), await rawSend(sandbox), await rawSend(sandbox)];
 		expect(replies.map((reply) => reply.status)).toEqual([429, 429, 200]);
@@ -111,16 +148,26 @@ describe('fault injection', () => {
 	});
 
 	it('resets the connection before reading the body: nothing accepted, the attempt recorded', async () => {
-		sandbox.addFault({ match: { path: '/v1/sms/send', times: 1 }, action: { reset: 'before-body' } });
+		sandbox.addFault({
+			match: { path: '/v1/sms/send', times: 1 },
+			action: { reset: 'before-body' },
+		});
 		await expect(rawSend(sandbox)).rejects.toMatchObject(CONNECTION_RESET);
 		expect(sandbox.messages()).toHaveLength(0);
-		expect(sandbox.requests()).toEqual([expect.objectContaining({ path: '/v1/sms/send', response: expect.objectContaining({ status: 0 }) })]);
+		expect(sandbox.requests()).toEqual([
+			expect.objectContaining({
+				path: '/v1/sms/send',
+				response: expect.objectContaining({ status: 0 }),
+			}),
+		]);
 		expect((await rawSend(sandbox)).status).toBe(200);
 	});
 
 	it('resets the connection after accepting the message; an idempotent retry gets the same acknowledgement', async () => {
 		sandbox.addFault({ match: { times: 1 }, action: { reset: 'after-body' } });
-		await expect(rawSend(sandbox, { idempotencyKey: 'exec-9-item-3' })).rejects.toMatchObject(CONNECTION_RESET);
+		await expect(rawSend(sandbox, { idempotencyKey: 'exec-9-item-3' })).rejects.toMatchObject(
+			CONNECTION_RESET,
+		);
 		const [message] = sandbox.messages();
 		expect(message.acceptedUnderFault).toBe('reset-after-body');
 
@@ -131,9 +178,16 @@ describe('fault injection', () => {
 
 	it('matches by recipient and by path', async () => {
 		sandbox.addFault({ match: { to: '+919812340000' }, action: { status: 500, bodyKind: 'json' } });
-		sandbox.addFault({ match: { path: '/v1/whatsapp/send' }, action: { status: 502, bodyKind: 'text' } });
-		expect((await post(sandbox, '/v1/sms/send', smsFields({ to: '+919812340000' }))).status).toBe(500);
-		expect((await post(sandbox, '/v1/sms/send', smsFields({ to: '+919812340001' }))).status).toBe(200);
+		sandbox.addFault({
+			match: { path: '/v1/whatsapp/send' },
+			action: { status: 502, bodyKind: 'text' },
+		});
+		expect((await post(sandbox, '/v1/sms/send', smsFields({ to: '+919812340000' }))).status).toBe(
+			500,
+		);
+		expect((await post(sandbox, '/v1/sms/send', smsFields({ to: '+919812340001' }))).status).toBe(
+			200,
+		);
 		expect((await post(sandbox, '/v1/whatsapp/send', whatsappTemplateFields())).status).toBe(502);
 		expect(sandbox.faults().map((fault) => fault.remaining)).toEqual([null, null]);
 
@@ -143,7 +197,10 @@ describe('fault injection', () => {
 	});
 
 	it('counts times down and drops a spent rule', async () => {
-		const id = sandbox.addFault({ match: { times: 2 }, action: { status: 500, bodyKind: 'empty' } });
+		const id = sandbox.addFault({
+			match: { times: 2 },
+			action: { status: 500, bodyKind: 'empty' },
+		});
 		expect(id).toMatch(/^fault_/);
 		await rawSend(sandbox);
 		expect(sandbox.faults()).toEqual([expect.objectContaining({ id, remaining: 1 })]);
@@ -157,7 +214,10 @@ describe('fault injection', () => {
 		['an unknown body kind', { action: { status: 500, bodyKind: 'xml' } }],
 		['a status out of range', { action: { status: 99, bodyKind: 'json' } }],
 		['an unknown reset', { action: { reset: 'mid-body' } }],
-		['a before-body reset matched by recipient', { match: { to: '+919812345678' }, action: { reset: 'before-body' } }],
+		[
+			'a before-body reset matched by recipient',
+			{ match: { to: '+919812345678' }, action: { reset: 'before-body' } },
+		],
 		['times zero', { match: { times: 0 }, action: { delayMs: 10 } }],
 		['a relative path', { match: { path: 'v1/sms/send' }, action: { delayMs: 10 } }],
 	])('refuses a rule with %s', (_case, rule) => {
@@ -170,7 +230,9 @@ describe('fault rules given at start', () => {
 	it('apply from the first request', async () => {
 		const sandbox = await startSandbox({
 			lifecycle: null,
-			faults: [{ match: { path: '/v1/sms/send', times: 1 }, action: { status: 500, bodyKind: 'text' } }],
+			faults: [
+				{ match: { path: '/v1/sms/send', times: 1 }, action: { status: 500, bodyKind: 'text' } },
+			],
 		});
 		try {
 			expect((await rawSend(sandbox)).status).toBe(500);
@@ -181,7 +243,9 @@ describe('fault rules given at start', () => {
 	});
 
 	it('are checked like added ones', async () => {
-		await expect(startSandbox({ faults: [{ action: { reset: 'sideways' } } as unknown as FaultRule] })).rejects.toThrow(/reset/);
+		await expect(
+			startSandbox({ faults: [{ action: { reset: 'sideways' } } as unknown as FaultRule] }),
+		).rejects.toThrow(/reset/);
 	});
 });
 

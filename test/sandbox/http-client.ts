@@ -20,12 +20,21 @@ export interface ApiReply {
 }
 
 /** Object fields go as JSON-encoded text, the way the node sends them. */
-export function encodeFields(fields: Record<string, unknown>, encoding: Encoding): { body: string; contentType: string } {
+export function encodeFields(
+	fields: Record<string, unknown>,
+	encoding: Encoding,
+): { body: string; contentType: string } {
 	const asText = Object.fromEntries(
-		Object.entries(fields).map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]),
+		Object.entries(fields).map(([name, value]) => [
+			name,
+			typeof value === 'object' ? JSON.stringify(value) : String(value),
+		]),
 	);
 	if (encoding === 'json') return { body: JSON.stringify(asText), contentType: 'application/json' };
-	return { body: new URLSearchParams(asText).toString(), contentType: 'application/x-www-form-urlencoded' };
+	return {
+		body: new URLSearchParams(asText).toString(),
+		contentType: 'application/x-www-form-urlencoded',
+	};
 }
 
 export async function post(
@@ -43,7 +52,12 @@ export async function post(
 	});
 }
 
-export async function postRaw(sandbox: Sandbox, path: string, body: string, headers: Record<string, string>): Promise<ApiReply> {
+export async function postRaw(
+	sandbox: Sandbox,
+	path: string,
+	body: string,
+	headers: Record<string, string>,
+): Promise<ApiReply> {
 	const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers, body });
 	const text = await response.text();
 	let parsed: unknown = text;
@@ -65,12 +79,18 @@ export function smsFields(overrides: Record<string, unknown> = {}): Record<strin
 	};
 }
 
-export function whatsappTemplateFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function whatsappTemplateFields(
+	overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
 	return {
 		to: '+919812345678',
 		type: 'template',
 		template_name: 'order_update',
-		components: { header: { '1': 'Order 1234' }, body: { '1': 'Asha', '2': '24 Nov' }, buttons: { '1': 'track-1234' } },
+		components: {
+			header: { '1': 'Order 1234' },
+			body: { '1': 'Asha', '2': '24 Nov' },
+			buttons: { '1': 'track-1234' },
+		},
 		...overrides,
 	};
 }

@@ -30,7 +30,12 @@ describe('sandbox HTTP surface: auth, bodies, routes', () => {
 	});
 
 	it('answers 401 invalid_api_key for an unknown key, even for a valid message', async () => {
-		const reply = await post(sandbox, '/v1/whatsapp/send', { to: '+919812345678' }, { apiKey: 'sk_live_wrong' });
+		const reply = await post(
+			sandbox,
+			'/v1/whatsapp/send',
+			{ to: '+919812345678' },
+			{ apiKey: 'sk_live_wrong' },
+		);
 		expect(reply.status).toBe(401);
 		expect(errorOf(reply).code).toBe('invalid_api_key');
 		expect(JSON.stringify(reply.body)).not.toContain('sk_live_wrong');
@@ -40,13 +45,22 @@ describe('sandbox HTTP surface: auth, bodies, routes', () => {
 		['no content type', {}],
 		['form', { 'Content-Type': 'application/x-www-form-urlencoded' }],
 		['json', { 'Content-Type': 'application/json' }],
-	])('checks auth before validation on an empty send (%s): 400 with a good key, 401 with a bad one', async (_case, headers) => {
-		const good = await postRaw(sandbox, '/v1/sms/send', '', { ...headers, Authorization: `Bearer ${sandbox.apiKey}` });
-		const bad = await postRaw(sandbox, '/v1/sms/send', '', { ...headers, Authorization: 'Bearer nope' });
-		expect(good.status).toBe(400);
-		expect(errorOf(good)).toMatchObject({ code: 'missing_field', field: 'to' });
-		expect(bad.status).toBe(401);
-	});
+	])(
+		'checks auth before validation on an empty send (%s): 400 with a good key, 401 with a bad one',
+		async (_case, headers) => {
+			const good = await postRaw(sandbox, '/v1/sms/send', '', {
+				...headers,
+				Authorization: `Bearer ${sandbox.apiKey}`,
+			});
+			const bad = await postRaw(sandbox, '/v1/sms/send', '', {
+				...headers,
+				Authorization: 'Bearer nope',
+			});
+			expect(good.status).toBe(400);
+			expect(errorOf(good)).toMatchObject({ code: 'missing_field', field: 'to' });
+			expect(bad.status).toBe(401);
+		},
+	);
 
 	it('answers 415 for an unsupported content type', async () => {
 		const reply = await postRaw(sandbox, '/v1/sms/send', '<to>+919812345678</to>', {
@@ -71,7 +85,11 @@ describe('sandbox HTTP surface: auth, bodies, routes', () => {
 
 	it('answers 413 for a body over 64 KiB and accepts nothing', async () => {
 		const before = sandbox.messages().length;
-		const reply = await post(sandbox, '/v1/sms/send', smsFields({ content: { customer_name: 'x'.repeat(70_000), order_id: '1', eta: '2' } }));
+		const reply = await post(
+			sandbox,
+			'/v1/sms/send',
+			smsFields({ content: { customer_name: 'x'.repeat(70_000), order_id: '1', eta: '2' } }),
+		);
 		expect(reply.status).toBe(413);
 		expect(errorOf(reply).code).toBe('body_too_large');
 		expect(sandbox.messages()).toHaveLength(before);
@@ -82,10 +100,14 @@ describe('sandbox HTTP surface: auth, bodies, routes', () => {
 		expect(notFound.status).toBe(404);
 		expect(errorOf(notFound).code).toBe('not_found');
 
-		const wrongMethod = await fetch(`${sandbox.url}/v1/sms/send`, { headers: { Authorization: `Bearer ${sandbox.apiKey}` } });
+		const wrongMethod = await fetch(`${sandbox.url}/v1/sms/send`, {
+			headers: { Authorization: `Bearer ${sandbox.apiKey}` },
+		});
 		expect(wrongMethod.status).toBe(405);
 		expect(wrongMethod.headers.get('allow')).toBe('POST');
-		expect(((await wrongMethod.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+		expect(((await wrongMethod.json()) as { error: { code: string } }).error.code).toBe(
+			'method_not_allowed',
+		);
 	});
 
 	it('survives a client that hangs up halfway through the body, recording the attempt unanswered', async () => {
@@ -107,7 +129,10 @@ describe('sandbox HTTP surface: auth, bodies, routes', () => {
 	it('keeps requests in arrival order and clears them', async () => {
 		await post(sandbox, '/v1/sms/send', smsFields({ to: '+919800000101' }));
 		await post(sandbox, '/v1/sms/send', smsFields({ to: '+919800000102' }));
-		expect(sandbox.requests().map((request) => request.fields.to)).toEqual(['+919800000101', '+919800000102']);
+		expect(sandbox.requests().map((request) => request.fields.to)).toEqual([
+			'+919800000101',
+			'+919800000102',
+		]);
 		sandbox.clearRequests();
 		expect(sandbox.requests()).toEqual([]);
 	});

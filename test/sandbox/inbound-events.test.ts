@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { createManualClock, startSandbox, type InboundEvent, type Sandbox } from '../../sandbox';
 import { post, smsFields, whatsappTemplateFields } from './http-client';
-import { startWebhookReceiver, waitUntil, type ReceivedDelivery, type WebhookReceiver } from './webhook-receiver';
+import {
+	startWebhookReceiver,
+	waitUntil,
+	type ReceivedDelivery,
+	type WebhookReceiver,
+} from './webhook-receiver';
 
 const START = Date.UTC(2026, 10, 23, 10, 0, 0);
 const BUSINESS_NUMBER = '+918000012345';
@@ -13,16 +18,30 @@ async function admin(sandbox: Sandbox, body: unknown) {
 		headers: { 'Content-Type': 'application/json' },
 		body: JSON.stringify(body),
 	});
-	return { status: response.status, body: (await response.json()) as { from?: string; event?: InboundEvent; error?: { message: string } } };
+	return {
+		status: response.status,
+		body: (await response.json()) as {
+			from?: string;
+			event?: InboundEvent;
+			error?: { message: string };
+		},
+	};
 }
 
-async function sendTemplate(sandbox: Sandbox, to: string, encoding: 'form' | 'json' = 'form'): Promise<string> {
-	const reply = await post(sandbox, '/v1/whatsapp/send', whatsappTemplateFields({ to }), { encoding });
+async function sendTemplate(
+	sandbox: Sandbox,
+	to: string,
+	encoding: 'form' | 'json' = 'form',
+): Promise<string> {
+	const reply = await post(sandbox, '/v1/whatsapp/send', whatsappTemplateFields({ to }), {
+		encoding,
+	});
 	expect(reply.status).toBe(200);
 	return (reply.body as { message_id: string }).message_id;
 }
 
-const session = (sandbox: Sandbox, to: string) => post(sandbox, '/v1/whatsapp/send', { to, type: 'session', text: 'Thanks!' });
+const session = (sandbox: Sandbox, to: string) =>
+	post(sandbox, '/v1/whatsapp/send', { to, type: 'session', text: 'Thanks!' });
 
 function inbound(delivery: ReceivedDelivery): InboundEvent {
 	return JSON.parse(delivery.rawBody) as InboundEvent;
@@ -35,8 +54,14 @@ describe('inbound WhatsApp messages: message.inbound events to the account webho
 	let failFirst = false;
 
 	beforeEach(async () => {
-		receiver = await startWebhookReceiver((index) => ({ status: index === 0 && failFirst ? 500 : 200 }));
-		sandbox = await startSandbox({ lifecycle: null, clock: createManualClock(START), webhooks: { baseDelayMs: 5, maxAttempts: 3 } });
+		receiver = await startWebhookReceiver((index) => ({
+			status: index === 0 && failFirst ? 500 : 200,
+		}));
+		sandbox = await startSandbox({
+			lifecycle: null,
+			clock: createManualClock(START),
+			webhooks: { baseDelayMs: 5, maxAttempts: 3 },
+		});
 		sandbox.setWebhookUrl(receiver.url);
 	});
 	afterEach(async () => {
@@ -67,7 +92,9 @@ describe('inbound WhatsApp messages: message.inbound events to the account webho
 		const timestamp = delivery.headers['x-messaging-timestamp'] as string;
 		expect(timestamp).toBe(String(START / 1000));
 		expect(delivery.headers['x-messaging-event-id']).toBe(inbound(delivery).event_id);
-		const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.${delivery.rawBody}`).digest('hex');
+		const signature = createHmac('sha256', sandbox.signingSecret)
+			.update(`${timestamp}.${delivery.rawBody}`)
+			.digest('hex');
 		expect(delivery.headers['x-messaging-signature']).toBe(`v1=${signature}`);
 		expect((await session(sandbox, CUSTOMER)).status).toBe(200);
 	});
@@ -76,13 +103,19 @@ describe('inbound WhatsApp messages: message.inbound events to the account webho
 		const event = sandbox.simulateInbound(CUSTOMER);
 		const [delivery] = await receiver.waitFor(1);
 		expect(inbound(delivery)).toEqual(event);
-		expect(event).toEqual(expect.objectContaining({ message_type: 'text', text: 'Hi', from: CUSTOMER }));
+		expect(event).toEqual(
+			expect.objectContaining({ message_type: 'text', text: 'Hi', from: CUSTOMER }),
+		);
 		expect(event).not.toHaveProperty('context');
 	});
 
 	it('marks a reply to one of our messages with context.message_id', async () => {
 		const templateId = await sendTemplate(sandbox, CUSTOMER);
-		const event = sandbox.simulateInbound({ from: CUSTOMER, text: 'Yes please', replyTo: templateId });
+		const event = sandbox.simulateInbound({
+			from: CUSTOMER,
+			text: 'Yes please',
+			replyTo: templateId,
+		});
 		expect(event.context).toEqual({ message_id: templateId });
 		expect(inbound((await receiver.waitFor(1))[0]).context).toEqual({ message_id: templateId });
 	});
@@ -122,8 +155,21 @@ describe('inbound WhatsApp messages: message.inbound events to the account webho
 		expect(second.rawBody).toBe(first.rawBody);
 		expect(inbound(second).event_id).toBe(event.event_id);
 		expect(sandbox.webhookDeliveries()).toEqual([
-			expect.objectContaining({ eventId: event.event_id, eventType: 'message.inbound', messageId: event.message_id, messageStatus: null, attempt: 1, status: 500 }),
-			expect.objectContaining({ eventId: event.event_id, eventType: 'message.inbound', messageStatus: null, attempt: 2, status: 200 }),
+			expect.objectContaining({
+				eventId: event.event_id,
+				eventType: 'message.inbound',
+				messageId: event.message_id,
+				messageStatus: null,
+				attempt: 1,
+				status: 500,
+			}),
+			expect.objectContaining({
+				eventId: event.event_id,
+				eventType: 'message.inbound',
+				messageStatus: null,
+				attempt: 2,
+				status: 200,
+			}),
 		]);
 	});
 
@@ -137,16 +183,24 @@ describe('inbound WhatsApp messages: message.inbound events to the account webho
 
 	it('refuses button presses and replies that no real user could make, with the reason', async () => {
 		const templateId = await sendTemplate(sandbox, CUSTOMER);
-		const sms = ((await post(sandbox, '/v1/sms/send', smsFields())).body as { message_id: string }).message_id;
-		const sessionId = ((await session(sandbox, '+919812345678')).body as { message_id: string }).message_id;
+		const sms = ((await post(sandbox, '/v1/sms/send', smsFields())).body as { message_id: string })
+			.message_id;
+		const sessionId = ((await session(sandbox, '+919812345678')).body as { message_id: string })
+			.message_id;
 		const refusals: Array<[unknown, RegExp]> = [
 			[{ button: { messageId: 'msg_unknown', position: 1 } }, /not a message the sandbox accepted/],
 			[{ button: { messageId: sms, position: 1 } }, /not a WhatsApp template message/],
 			[{ button: { messageId: sessionId, position: 1 } }, /not a WhatsApp template message/],
 			[{ button: { messageId: templateId, position: 2 } }, /no payload for button 2/],
 			[{ button: { messageId: templateId, position: 0 } }, /'button.position'/],
-			[{ button: { messageId: templateId, position: 1 }, from: '+919800000009' }, /not the recipient/],
-			[{ button: { messageId: templateId, position: 1 }, text: 'Yes' }, /either 'text' or 'button'/],
+			[
+				{ button: { messageId: templateId, position: 1 }, from: '+919800000009' },
+				/not the recipient/,
+			],
+			[
+				{ button: { messageId: templateId, position: 1 }, text: 'Yes' },
+				/either 'text' or 'button'/,
+			],
 			[{ from: '98123 45678' }, /not an E.164 number/],
 			[{ from: CUSTOMER, text: '' }, /'text' must not be empty/],
 			[{ from: '+919800000009', replyTo: templateId }, /was sent to/],

@@ -58,8 +58,12 @@ describe('message lifecycle and signed delivery events', () => {
 			expect(headers['x-messaging-event-id']).toBe(event.event_id);
 			expect(headers['x-messaging-timestamp']).toBe(String(START / 1000));
 			const timestamp = headers['x-messaging-timestamp'] as string;
-			expect(headers['x-messaging-signature']).toBe(`v1=${independentSignature(sandbox.signingSecret, timestamp, rawBody)}`);
-			expect(headers['x-messaging-signature']).not.toBe(`v1=${independentSignature('whsec_wrong', timestamp, rawBody)}`);
+			expect(headers['x-messaging-signature']).toBe(
+				`v1=${independentSignature(sandbox.signingSecret, timestamp, rawBody)}`,
+			);
+			expect(headers['x-messaging-signature']).not.toBe(
+				`v1=${independentSignature('whsec_wrong', timestamp, rawBody)}`,
+			);
 		}
 		expect(new Set(deliveries.map((delivery) => delivery.event.event_id)).size).toBe(2);
 
@@ -77,38 +81,67 @@ describe('message lifecycle and signed delivery events', () => {
 			['whatsapp', 'read'],
 		]);
 		expect(deliveries[0].event.message_id).toBe((reply.body as { message_id: string }).message_id);
-		expect(sandbox.messages()[0].history.map((change) => change.status)).toEqual(['sent', 'delivered', 'read']);
+		expect(sandbox.messages()[0].history.map((change) => change.status)).toEqual([
+			'sent',
+			'delivered',
+			'read',
+		]);
 	});
 
 	it.each([
-		['sms', '+919800000001', ['failed'], { code: 'dnd_blocked', message: 'Recipient is on the Do-Not-Disturb registry' }],
-		['sms', '+919800000002', ['sent', 'undelivered'], { code: 'handset_unreachable', message: expect.any(String) }],
-		['whatsapp', '+919800000003', ['failed'], { code: 'not_on_whatsapp', message: expect.any(String) }],
-	])('reports a %s to failing recipient %s with its reason', async (channel, to, statuses, error) => {
-		const reply =
-			channel === 'sms'
-				? await post(sandbox, '/v1/sms/send', smsFields({ to }))
-				: await post(sandbox, '/v1/whatsapp/send', whatsappTemplateFields({ to }));
-		expect(reply.body).toMatchObject({ status: channel === 'sms' ? 'queued' : 'sent' });
+		[
+			'sms',
+			'+919800000001',
+			['failed'],
+			{ code: 'dnd_blocked', message: 'Recipient is on the Do-Not-Disturb registry' },
+		],
+		[
+			'sms',
+			'+919800000002',
+			['sent', 'undelivered'],
+			{ code: 'handset_unreachable', message: expect.any(String) },
+		],
+		[
+			'whatsapp',
+			'+919800000003',
+			['failed'],
+			{ code: 'not_on_whatsapp', message: expect.any(String) },
+		],
+	])(
+		'reports a %s to failing recipient %s with its reason',
+		async (channel, to, statuses, error) => {
+			const reply =
+				channel === 'sms'
+					? await post(sandbox, '/v1/sms/send', smsFields({ to }))
+					: await post(sandbox, '/v1/whatsapp/send', whatsappTemplateFields({ to }));
+			expect(reply.body).toMatchObject({ status: channel === 'sms' ? 'queued' : 'sent' });
 
-		const deliveries = await accountReceiver.waitFor(statuses.length);
-		await pause(STEP_MS * 4);
-		expect(accountReceiver.received.map((delivery) => delivery.event.status)).toEqual(statuses);
-		const last = deliveries[deliveries.length - 1].event;
-		expect(last.error).toEqual(error);
-		expect(last.recipient).toBe(to);
-		expect(sandbox.messages()[0]).toMatchObject({ status: statuses[statuses.length - 1], error });
-	});
+			const deliveries = await accountReceiver.waitFor(statuses.length);
+			await pause(STEP_MS * 4);
+			expect(accountReceiver.received.map((delivery) => delivery.event.status)).toEqual(statuses);
+			const last = deliveries[deliveries.length - 1].event;
+			expect(last.error).toEqual(error);
+			expect(last.recipient).toBe(to);
+			expect(sandbox.messages()[0]).toMatchObject({ status: statuses[statuses.length - 1], error });
+		},
+	);
 
 	it('posts to the callback_url instead of the account webhook, never both', async () => {
 		await sendSms(sandbox, { callback_url: callbackReceiver.url });
-		await sendSms(sandbox, { template_id: OTP_TEMPLATE_ID, entity_id: ENTITY_ID, content: { otp: '4821' } });
+		await sendSms(sandbox, {
+			template_id: OTP_TEMPLATE_ID,
+			entity_id: ENTITY_ID,
+			content: { otp: '4821' },
+		});
 		await callbackReceiver.waitFor(2);
 		await accountReceiver.waitFor(2);
 		await pause(STEP_MS * 4);
 
 		const [withCallback, withoutCallback] = sandbox.messages();
-		expect(callbackReceiver.received.map((delivery) => delivery.event.message_id)).toEqual([withCallback.id, withCallback.id]);
+		expect(callbackReceiver.received.map((delivery) => delivery.event.message_id)).toEqual([
+			withCallback.id,
+			withCallback.id,
+		]);
 		expect(accountReceiver.received.map((delivery) => delivery.event.message_id)).toEqual([
 			withoutCallback.id,
 			withoutCallback.id,
@@ -128,42 +161,83 @@ describe('message lifecycle and signed delivery events', () => {
 		expect([second.event_id, third.event_id]).toEqual([first.event_id, first.event_id]);
 		expect(fourth).toMatchObject({ status: 'delivered' });
 		expect(fourth.event_id).not.toBe(first.event_id);
-		expect(deliveries.map((delivery) => delivery.rawBody).slice(0, 3)).toEqual(Array(3).fill(deliveries[0].rawBody));
-		await waitUntil(() => sandbox.webhookDeliveries().length === 4, 'the sandbox recorded 4 attempts');
+		expect(deliveries.map((delivery) => delivery.rawBody).slice(0, 3)).toEqual(
+			Array(3).fill(deliveries[0].rawBody),
+		);
+		await waitUntil(
+			() => sandbox.webhookDeliveries().length === 4,
+			'the sandbox recorded 4 attempts',
+		);
 
 		expect(sandbox.webhookDeliveries()).toEqual([
-			expect.objectContaining({ eventId: first.event_id, attempt: 1, status: 503, error: null, url: accountReceiver.url }),
+			expect.objectContaining({
+				eventId: first.event_id,
+				attempt: 1,
+				status: 503,
+				error: null,
+				url: accountReceiver.url,
+			}),
 			expect.objectContaining({ eventId: first.event_id, attempt: 2, status: 503 }),
-			expect.objectContaining({ eventId: first.event_id, attempt: 3, status: 204, messageStatus: 'sent' }),
-			expect.objectContaining({ eventId: fourth.event_id, attempt: 1, status: 204, messageStatus: 'delivered' }),
+			expect.objectContaining({
+				eventId: first.event_id,
+				attempt: 3,
+				status: 204,
+				messageStatus: 'sent',
+			}),
+			expect.objectContaining({
+				eventId: fourth.event_id,
+				attempt: 1,
+				status: 204,
+				messageStatus: 'delivered',
+			}),
 		]);
 	});
 
 	it('retries after a receiver timeout', async () => {
 		await accountReceiver.close();
-		accountReceiver = await startWebhookReceiver((index) => ({ status: 200, delayMs: index === 0 ? 800 : 0 }));
+		accountReceiver = await startWebhookReceiver((index) => ({
+			status: 200,
+			delayMs: index === 0 ? 800 : 0,
+		}));
 		await sandbox.close();
-		sandbox = await startSandbox({ lifecycle: { stepDelayMs: STEP_MS }, webhooks: { baseDelayMs: 5, timeoutMs: 150 } });
+		sandbox = await startSandbox({
+			lifecycle: { stepDelayMs: STEP_MS },
+			webhooks: { baseDelayMs: 5, timeoutMs: 150 },
+		});
 		sandbox.setWebhookUrl(accountReceiver.url);
 
 		await sendSms(sandbox);
 		await accountReceiver.waitFor(3);
-		await waitUntil(() => sandbox.webhookDeliveries().length >= 2, 'the sandbox recorded 2 attempts');
+		await waitUntil(
+			() => sandbox.webhookDeliveries().length >= 2,
+			'the sandbox recorded 2 attempts',
+		);
 		const [timedOut, retried] = sandbox.webhookDeliveries();
-		expect(timedOut).toMatchObject({ attempt: 1, status: null, error: expect.stringContaining('150 ms') });
+		expect(timedOut).toMatchObject({
+			attempt: 1,
+			status: null,
+			error: expect.stringContaining('150 ms'),
+		});
 		expect(retried).toMatchObject({ attempt: 2, status: 200, eventId: timedOut.eventId });
 	});
 
 	it('gives up after maxAttempts and still delivers the next event', async () => {
 		await accountReceiver.close();
-		accountReceiver = await startWebhookReceiver((_index, delivery) => ({ status: delivery.event.status === 'sent' ? 500 : 200 }));
+		accountReceiver = await startWebhookReceiver((_index, delivery) => ({
+			status: delivery.event.status === 'sent' ? 500 : 200,
+		}));
 		sandbox.setWebhookUrl(accountReceiver.url);
 
 		await sendSms(sandbox);
 		await accountReceiver.waitFor(5);
-		await waitUntil(() => sandbox.webhookDeliveries().length === 5, 'the sandbox recorded 5 attempts');
+		await waitUntil(
+			() => sandbox.webhookDeliveries().length === 5,
+			'the sandbox recorded 5 attempts',
+		);
 		const attempts = sandbox.webhookDeliveries();
-		expect(attempts.map((attempt) => [attempt.messageStatus, attempt.attempt, attempt.status])).toEqual([
+		expect(
+			attempts.map((attempt) => [attempt.messageStatus, attempt.attempt, attempt.status]),
+		).toEqual([
 			['sent', 1, 500],
 			['sent', 2, 500],
 			['sent', 3, 500],
@@ -243,7 +317,9 @@ describe('signPayload', () => {
 		expect(signPayload('whsec_sandbox_8d3b6a0f5e7c', 1795352400, rawBody)).toBe(
 			independentSignature('whsec_sandbox_8d3b6a0f5e7c', '1795352400', rawBody),
 		);
-		expect(signPayload('whsec_sandbox_8d3b6a0f5e7c', 1795352400, rawBody)).toMatch(/^[0-9a-f]{64}$/);
+		expect(signPayload('whsec_sandbox_8d3b6a0f5e7c', 1795352400, rawBody)).toMatch(
+			/^[0-9a-f]{64}$/,
+		);
 		expect(signPayload('whsec_sandbox_8d3b6a0f5e7c', 1795352401, rawBody)).not.toBe(
 			signPayload('whsec_sandbox_8d3b6a0f5e7c', 1795352400, rawBody),
 		);

@@ -41,26 +41,38 @@ interface ScheduledDelay {
 
 /** Lets promise continuations and ready I/O callbacks run. */
 export async function settle(turns = 3): Promise<void> {
-	for (let turn = 0; turn < turns; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+	for (let turn = 0; turn < turns; turn++)
+		await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 export function installSandboxTime(): SandboxTime {
 	const clock = createManualClock(0);
 	const delays: ScheduledDelay[] = [];
 
-	const schedule = jest
-		.spyOn(TimerRegistry.prototype, 'schedule')
-		.mockImplementation(function (this: TimerRegistry, delayMs: number, run: () => void) {
-			if (this.isClosed) return;
-			delays.push({ delayMs, dueAt: clock.now() + Math.max(0, delayMs), run, done: false, registry: this });
+	const schedule = jest.spyOn(TimerRegistry.prototype, 'schedule').mockImplementation(function (
+		this: TimerRegistry,
+		delayMs: number,
+		run: () => void,
+	) {
+		if (this.isClosed) return;
+		delays.push({
+			delayMs,
+			dueAt: clock.now() + Math.max(0, delayMs),
+			run,
+			done: false,
+			registry: this,
 		});
+	});
 	const monotonic = jest.spyOn(performance, 'now').mockImplementation(() => clock.now());
 
 	const pending = () => delays.filter((delay) => !delay.done);
 	const nextDue = (until: number) =>
 		pending()
 			.filter((delay) => delay.dueAt <= until)
-			.reduce<ScheduledDelay | undefined>((first, delay) => (first && first.dueAt <= delay.dueAt ? first : delay), undefined);
+			.reduce<ScheduledDelay | undefined>(
+				(first, delay) => (first && first.dueAt <= delay.dueAt ? first : delay),
+				undefined,
+			);
 
 	return {
 		now: () => clock.now(),
@@ -86,7 +98,8 @@ export function installSandboxTime(): SandboxTime {
 		async untilPending(count: number, orWhen: () => boolean = () => false) {
 			const deadline = Date.now() + 10_000;
 			while (pending().length < count && !orWhen()) {
-				if (Date.now() > deadline) throw new Error(`expected ${count} pending sandbox delays, got ${pending().length}`);
+				if (Date.now() > deadline)
+					throw new Error(`expected ${count} pending sandbox delays, got ${pending().length}`);
 				await new Promise<void>((resolve) => setTimeout(resolve, 1));
 			}
 		},

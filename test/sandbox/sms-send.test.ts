@@ -1,5 +1,13 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { ENTITY_ID, errorOf, OTP_TEMPLATE_ID, post, postRaw, smsFields, type Encoding } from './http-client';
+import {
+	ENTITY_ID,
+	errorOf,
+	OTP_TEMPLATE_ID,
+	post,
+	postRaw,
+	smsFields,
+	type Encoding,
+} from './http-client';
 
 describe('POST /v1/sms/send', () => {
 	let sandbox: Sandbox;
@@ -10,32 +18,40 @@ describe('POST /v1/sms/send', () => {
 	afterAll(() => sandbox.close());
 	beforeEach(() => sandbox.clearRequests());
 
-	it.each<Encoding>(['form', 'json'])('accepts a valid %s send and acknowledges it as queued', async (encoding) => {
-		const before = sandbox.messages().length;
-		const reply = await post(sandbox, '/v1/sms/send', smsFields({ callback_url: 'https://hooks.example.com/sms' }), {
-			encoding,
-		});
+	it.each<Encoding>(['form', 'json'])(
+		'accepts a valid %s send and acknowledges it as queued',
+		async (encoding) => {
+			const before = sandbox.messages().length;
+			const reply = await post(
+				sandbox,
+				'/v1/sms/send',
+				smsFields({ callback_url: 'https://hooks.example.com/sms' }),
+				{
+					encoding,
+				},
+			);
 
-		expect(reply.status).toBe(200);
-		expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-		const ack = reply.body as { message_id: string; status: string; channel: string };
-		expect(Object.keys(ack).sort()).toEqual(['channel', 'message_id', 'status']);
-		expect(ack).toMatchObject({ status: 'queued', channel: 'sms' });
-		expect(ack.message_id).toMatch(/^msg_[0-9A-Z]{26}$/);
+			expect(reply.status).toBe(200);
+			expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+			const ack = reply.body as { message_id: string; status: string; channel: string };
+			expect(Object.keys(ack).sort()).toEqual(['channel', 'message_id', 'status']);
+			expect(ack).toMatchObject({ status: 'queued', channel: 'sms' });
+			expect(ack.message_id).toMatch(/^msg_[0-9A-Z]{26}$/);
 
-		const messages = sandbox.messages();
-		expect(messages).toHaveLength(before + 1);
-		const message = messages[messages.length - 1];
-		expect(message).toMatchObject({
-			id: ack.message_id,
-			channel: 'sms',
-			to: '+919812345678',
-			status: 'queued',
-			callbackUrl: 'https://hooks.example.com/sms',
-			acceptedUnderFault: null,
-		});
-		expect(message.history.map((change) => change.status)).toEqual(['queued']);
-	});
+			const messages = sandbox.messages();
+			expect(messages).toHaveLength(before + 1);
+			const message = messages[messages.length - 1];
+			expect(message).toMatchObject({
+				id: ack.message_id,
+				channel: 'sms',
+				to: '+919812345678',
+				status: 'queued',
+				callbackUrl: 'https://hooks.example.com/sms',
+				acceptedUnderFault: null,
+			});
+			expect(message.history.map((change) => change.status)).toEqual(['queued']);
+		},
+	);
 
 	it('accepts nested objects in a JSON body as well as JSON-encoded text', async () => {
 		const fields = smsFields();
@@ -75,7 +91,9 @@ describe('POST /v1/sms/send', () => {
 	});
 
 	it('gives every message its own id', async () => {
-		const replies = await Promise.all(Array.from({ length: 50 }, () => post(sandbox, '/v1/sms/send', smsFields())));
+		const replies = await Promise.all(
+			Array.from({ length: 50 }, () => post(sandbox, '/v1/sms/send', smsFields())),
+		);
 		const ids = replies.map((reply) => (reply.body as { message_id: string }).message_id);
 		expect(replies.every((reply) => reply.status === 200)).toBe(true);
 		expect(new Set(ids).size).toBe(50);
@@ -93,14 +111,56 @@ describe('POST /v1/sms/send', () => {
 		['content missing', { content: undefined }, 400, 'missing_field', 'content'],
 		['content not JSON', { content: 'customer_name=Asha' }, 400, 'invalid_body', 'content'],
 		['content an array', { content: '["Asha"]' }, 400, 'invalid_field', 'content'],
-		['unknown entity', { entity_id: '1201150000000000000' }, 404, 'template_not_found', 'entity_id'],
-		['unknown template', { template_id: '1207169999999999999' }, 404, 'template_not_found', 'template_id'],
-		['content missing a variable', { content: { customer_name: 'Asha', order_id: '1' } }, 422, 'template_mismatch', 'content'],
-		['content with an unknown variable', { content: { ...content, coupon: 'X' } }, 422, 'template_mismatch', 'content'],
-		['a nested variable value', { content: { ...content, eta: { day: 24 } } }, 400, 'invalid_field', 'content'],
-		['an empty variable value', { content: { ...content, eta: ' ' } }, 400, 'invalid_field', 'content'],
+		[
+			'unknown entity',
+			{ entity_id: '1201150000000000000' },
+			404,
+			'template_not_found',
+			'entity_id',
+		],
+		[
+			'unknown template',
+			{ template_id: '1207169999999999999' },
+			404,
+			'template_not_found',
+			'template_id',
+		],
+		[
+			'content missing a variable',
+			{ content: { customer_name: 'Asha', order_id: '1' } },
+			422,
+			'template_mismatch',
+			'content',
+		],
+		[
+			'content with an unknown variable',
+			{ content: { ...content, coupon: 'X' } },
+			422,
+			'template_mismatch',
+			'content',
+		],
+		[
+			'a nested variable value',
+			{ content: { ...content, eta: { day: 24 } } },
+			400,
+			'invalid_field',
+			'content',
+		],
+		[
+			'an empty variable value',
+			{ content: { ...content, eta: ' ' } },
+			400,
+			'invalid_field',
+			'content',
+		],
 		['callback_url relative', { callback_url: '/hooks/sms' }, 400, 'invalid_field', 'callback_url'],
-		['callback_url not http', { callback_url: 'ftp://example.com/x' }, 400, 'invalid_field', 'callback_url'],
+		[
+			'callback_url not http',
+			{ callback_url: 'ftp://example.com/x' },
+			400,
+			'invalid_field',
+			'callback_url',
+		],
 		['an unknown field', { priority: 'high' }, 400, 'invalid_field', 'priority'],
 	])('rejects %s', async (_case, overrides, status, code, field) => {
 		const fields = Object.fromEntries(
@@ -116,7 +176,11 @@ describe('POST /v1/sms/send', () => {
 	});
 
 	it('names the missing and unknown variables of a template mismatch', async () => {
-		const reply = await post(sandbox, '/v1/sms/send', smsFields({ content: { customer_name: 'Asha', order: '1', eta: 'x' } }));
+		const reply = await post(
+			sandbox,
+			'/v1/sms/send',
+			smsFields({ content: { customer_name: 'Asha', order: '1', eta: 'x' } }),
+		);
 		expect(errorOf(reply).message).toContain('missing order_id');
 		expect(errorOf(reply).message).toContain('unknown order');
 	});

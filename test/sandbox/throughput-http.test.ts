@@ -70,7 +70,9 @@ describe('rate limit', () => {
 		const replies: ApiReply[] = [];
 		for (let i = 0; i < 3; i++) replies.push(await post(sandbox, '/v1/sms/send', smsFields()));
 		const budget = (reply: ApiReply) =>
-			['limit', 'remaining', 'reset', 'policy'].map((name) => reply.headers.get(`ratelimit-${name}`));
+			['limit', 'remaining', 'reset', 'policy'].map((name) =>
+				reply.headers.get(`ratelimit-${name}`),
+			);
 
 		expect(replies.map(budget)).toEqual([
 			['2', '1', '1', '2;w=1'],
@@ -91,7 +93,9 @@ describe('rate limit', () => {
 
 	it('checks the key before the rate: bad keys get 401 and spend no tokens', async () => {
 		for (let i = 0; i < 5; i++) {
-			expect((await post(sandbox, '/v1/sms/send', smsFields(), { apiKey: 'sk_wrong' })).status).toBe(401);
+			expect(
+				(await post(sandbox, '/v1/sms/send', smsFields(), { apiKey: 'sk_wrong' })).status,
+			).toBe(401);
 		}
 		expect((await post(sandbox, '/v1/sms/send', smsFields())).status).toBe(200);
 	});
@@ -118,7 +122,9 @@ describe('rate limit', () => {
 		const elapsedSeconds = (time().now() - startedAt) / 1000;
 		const accepted = statuses.filter((status) => status === 200).length;
 		expect(accepted).toBeLessThanOrEqual(1 + Math.ceil(20 * elapsedSeconds));
-		expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(30 - 1 - Math.ceil(20 * elapsedSeconds));
+		expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(
+			30 - 1 - Math.ceil(20 * elapsedSeconds),
+		);
 		expect(sandbox.messages()).toHaveLength(accepted);
 	});
 });
@@ -126,7 +132,10 @@ describe('rate limit', () => {
 describe('Idempotency-Key', () => {
 	let sandbox: Sandbox;
 	beforeEach(async () => {
-		sandbox = await startSandbox({ lifecycle: null, clock: createManualClock(Date.UTC(2026, 10, 22, 9)) });
+		sandbox = await startSandbox({
+			lifecycle: null,
+			clock: createManualClock(Date.UTC(2026, 10, 22, 9)),
+		});
 	});
 	afterEach(() => sandbox.close());
 
@@ -135,7 +144,10 @@ describe('Idempotency-Key', () => {
 	it('replays the first acknowledgement for the same key and body, accepting nothing new', async () => {
 		const first = await post(sandbox, '/v1/sms/send', smsFields(), withKey('exec-1-item-0'));
 		const again = await post(sandbox, '/v1/sms/send', smsFields(), withKey('exec-1-item-0'));
-		const reencoded = await post(sandbox, '/v1/sms/send', smsFields(), { ...withKey('exec-1-item-0'), encoding: 'json' });
+		const reencoded = await post(sandbox, '/v1/sms/send', smsFields(), {
+			...withKey('exec-1-item-0'),
+			encoding: 'json',
+		});
 
 		expect(first.status).toBe(200);
 		expect(again).toMatchObject({ status: 200, body: first.body });
@@ -149,7 +161,12 @@ describe('Idempotency-Key', () => {
 
 	it('answers 422 idempotency_key_reused for the same key with another body', async () => {
 		await post(sandbox, '/v1/sms/send', smsFields(), withKey('k1'));
-		const reply = await post(sandbox, '/v1/sms/send', smsFields({ to: '+919812345679' }), withKey('k1'));
+		const reply = await post(
+			sandbox,
+			'/v1/sms/send',
+			smsFields({ to: '+919812345679' }),
+			withKey('k1'),
+		);
 		expect(reply.status).toBe(422);
 		expect(errorOf(reply).code).toBe('idempotency_key_reused');
 		expect(sandbox.messages()).toHaveLength(1);
@@ -164,7 +181,12 @@ describe('Idempotency-Key', () => {
 	});
 
 	it('does not remember a refused request: the corrected one under the same key is accepted', async () => {
-		const refused = await post(sandbox, '/v1/sms/send', smsFields({ content: { otp: '1' } }), withKey('k2'));
+		const refused = await post(
+			sandbox,
+			'/v1/sms/send',
+			smsFields({ content: { otp: '1' } }),
+			withKey('k2'),
+		);
 		expect(refused.status).toBe(422);
 		const corrected = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k2'));
 		expect(corrected.status).toBe(200);
@@ -198,9 +220,15 @@ describe('Idempotency-Key', () => {
 			await post(sandbox, '/v1/sms/send', smsFields(), withKey('k5'));
 			await post(sandbox, '/v1/sms/send', smsFields(), withKey('k5'));
 			await receiver.waitFor(2);
-			await waitUntil(() => sandbox.messages()[0].status === 'delivered', 'the message is delivered');
+			await waitUntil(
+				() => sandbox.messages()[0].status === 'delivered',
+				'the message is delivered',
+			);
 			await pause(50);
-			expect(receiver.received.map((delivery) => delivery.event.status)).toEqual(['sent', 'delivered']);
+			expect(receiver.received.map((delivery) => delivery.event.status)).toEqual([
+				'sent',
+				'delivered',
+			]);
 		} finally {
 			await receiver.close();
 		}

@@ -67,9 +67,17 @@ describe('RateLimiter', () => {
 	it('reports the bucket after each take: the whole requests left and the seconds until it is full', () => {
 		let now = 0;
 		const limiter = new RateLimiter({ perSecond: 10, burst: 20 }, () => now);
-		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Remaining': '19', 'RateLimit-Reset': '1', 'RateLimit-Policy': '20;w=2' });
+		expect(limiter.admit('k')).toMatchObject({
+			'RateLimit-Remaining': '19',
+			'RateLimit-Reset': '1',
+			'RateLimit-Policy': '20;w=2',
+		});
 		for (let i = 0; i < 14; i++) limiter.admit('k');
-		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '4', 'RateLimit-Reset': '2' });
+		expect(limiter.admit('k')).toMatchObject({
+			'RateLimit-Limit': '10',
+			'RateLimit-Remaining': '4',
+			'RateLimit-Reset': '2',
+		});
 		now += 250;
 		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Remaining': '5' });
 		expect(new RateLimiter(null).admit('k')).toEqual({});
@@ -90,13 +98,20 @@ describe('RateLimiter', () => {
 		expect(retryAfterOf(() => limiter.admit('k'))).toBe('1');
 	});
 
-	it.each([[{ perSecond: 0 }], [{ perSecond: -1 }], [{ perSecond: 5, burst: 0.5 }]])('refuses the setting %j', (config) => {
-		expect(() => new RateLimiter(config)).toThrow(/rateLimit/);
-	});
+	it.each([[{ perSecond: 0 }], [{ perSecond: -1 }], [{ perSecond: 5, burst: 0.5 }]])(
+		'refuses the setting %j',
+		(config) => {
+			expect(() => new RateLimiter(config)).toThrow(/rateLimit/);
+		},
+	);
 });
 
 describe('IdempotencyStore', () => {
-	const ack = (id: string) => ({ message_id: id, status: 'queued' as const, channel: 'sms' as const });
+	const ack = (id: string) => ({
+		message_id: id,
+		status: 'queued' as const,
+		channel: 'sms' as const,
+	});
 
 	it('replays for the same fingerprint, refuses another one, forgets after 24 hours', () => {
 		const clock = createManualClock(0);
@@ -104,7 +119,9 @@ describe('IdempotencyStore', () => {
 		expect(store.replay('key', 'idem-1', 'A')).toBeNull();
 		store.remember('key', 'idem-1', 'A', ack('msg_1'));
 		expect(store.replay('key', 'idem-1', 'A')).toEqual(ack('msg_1'));
-		expect(() => store.replay('key', 'idem-1', 'B')).toThrow(expect.objectContaining({ status: 422, code: 'idempotency_key_reused' }));
+		expect(() => store.replay('key', 'idem-1', 'B')).toThrow(
+			expect.objectContaining({ status: 422, code: 'idempotency_key_reused' }),
+		);
 		expect(store.replay('other-account', 'idem-1', 'B')).toBeNull();
 		clock.advance(24 * 60 * 60 * 1000);
 		expect(store.replay('key', 'idem-1', 'B')).toBeNull();
@@ -124,7 +141,9 @@ describe('IdempotencyStore', () => {
 		const form = { to: '+919812345678', content: '{"a":"1","b":2}' };
 		const json = { content: { b: 2, a: '1' }, to: '+919812345678' };
 		expect(requestFingerprint('/v1/sms/send', form)).toBe(requestFingerprint('/v1/sms/send', json));
-		expect(requestFingerprint('/v1/sms/send', form)).not.toBe(requestFingerprint('/v1/whatsapp/send', form));
+		expect(requestFingerprint('/v1/sms/send', form)).not.toBe(
+			requestFingerprint('/v1/whatsapp/send', form),
+		);
 		expect(requestFingerprint('/v1/sms/send', form)).not.toBe(
 			requestFingerprint('/v1/sms/send', { ...form, content: '{"a":"1","b":3}' }),
 		);

@@ -9,7 +9,10 @@ export interface ReceivedDelivery {
 }
 
 /** What the receiver does with the n-th delivery (0-based): answer with a status, maybe after a pause. */
-export type ReceiverBehaviour = (index: number, delivery: ReceivedDelivery) => { status: number; delayMs?: number };
+export type ReceiverBehaviour = (
+	index: number,
+	delivery: ReceivedDelivery,
+) => { status: number; delayMs?: number };
 
 export interface WebhookReceiver {
 	url: string;
@@ -20,7 +23,9 @@ export interface WebhookReceiver {
 	close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(behaviour: ReceiverBehaviour = () => ({ status: 200 })): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+	behaviour: ReceiverBehaviour = () => ({ status: 200 }),
+): Promise<WebhookReceiver> {
 	const received: ReceivedDelivery[] = [];
 	const pauses = new Set<NodeJS.Timeout>();
 	let answered = 0;
@@ -29,7 +34,11 @@ export async function startWebhookReceiver(behaviour: ReceiverBehaviour = () => 
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			const rawBody = Buffer.concat(chunks).toString('utf8');
-			const delivery = { headers: request.headers, rawBody, event: JSON.parse(rawBody) as DeliveryEvent };
+			const delivery = {
+				headers: request.headers,
+				rawBody,
+				event: JSON.parse(rawBody) as DeliveryEvent,
+			};
 			const { status, delayMs = 0 } = behaviour(received.length, delivery);
 			received.push(delivery);
 			const answer = () => {
@@ -57,7 +66,8 @@ export async function startWebhookReceiver(behaviour: ReceiverBehaviour = () => 
 		async waitFor(count, timeoutMs = 5000) {
 			const deadline = Date.now() + timeoutMs;
 			while (received.length < count) {
-				if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${received.length}`);
+				if (Date.now() > deadline)
+					throw new Error(`expected ${count} deliveries, got ${received.length}`);
 				await new Promise((resolve) => setTimeout(resolve, 5));
 			}
 			return received.slice(0, count);
@@ -76,7 +86,11 @@ export function pause(ms: number): Promise<void> {
 }
 
 /** Polls until the condition holds: the sandbox records an attempt only once the receiver's answer is in. */
-export async function waitUntil(condition: () => boolean, description: string, timeoutMs = 5000): Promise<void> {
+export async function waitUntil(
+	condition: () => boolean,
+	description: string,
+	timeoutMs = 5000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!condition()) {
 		if (Date.now() > deadline) throw new Error(`timed out waiting until ${description}`);

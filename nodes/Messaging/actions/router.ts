@@ -43,7 +43,8 @@ function resolveOperation(context: IExecuteFunctions): OperationModule {
 			context.getNode(),
 			`The resource "${resource}" has no operation "${operation || '(none)'}"`,
 			{
-				description: 'Choose SMS or WhatsApp as Resource, and Send (or, for WhatsApp, Send and Wait for Response) as Operation.',
+				description:
+					'Choose SMS or WhatsApp as Resource, and Send (or, for WhatsApp, Send and Wait for Response) as Operation.',
 			},
 		);
 	}
@@ -52,12 +53,20 @@ function resolveOperation(context: IExecuteFunctions): OperationModule {
 
 function checkSingleItem(context: IExecuteFunctions, itemCount: number): void {
 	if (itemCount <= 1) return;
-	throw new NodeOperationError(context.getNode(), `Send and Wait for Response got ${itemCount} items, but it asks one person once per execution`, {
-		description:
-			"Turn on Settings > Execute Once to ask with the first item only, or ask each item's person in a sub-workflow (Execute Workflow node, one item per execution).",
-	});
+	throw new NodeOperationError(
+		context.getNode(),
+		`Send and Wait for Response got ${itemCount} items, but it asks one person once per execution`,
+		{
+			description:
+				"Turn on Settings > Execute Once to ask with the first item only, or ask each item's person in a sub-workflow (Execute Workflow node, one item per execution).",
+		},
+	);
 }
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeOperationError | NodeApiError {
+function asNodeError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeOperationError | NodeApiError {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
@@ -67,12 +76,19 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
  * (an item-level `error` would work too, but n8n then cuts its json down to the message alone). So with the
  * error output the facts go under `details`, and n8n adds the input item's fields beside them.
  */
-function errorItem(context: IExecuteFunctions, error: NodeOperationError | NodeApiError, itemIndex: number): INodeExecutionData {
+function errorItem(
+	context: IExecuteFunctions,
+	error: NodeOperationError | NodeApiError,
+	itemIndex: number,
+): INodeExecutionData {
 	const facts: JsonObject = {};
-	if (typeof error.description === 'string' && error.description) facts.description = error.description;
+	if (typeof error.description === 'string' && error.description)
+		facts.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) facts.httpCode = error.httpCode;
 	const toErrorOutput = context.getNode().onError === 'continueErrorOutput';
-	const json: JsonObject = toErrorOutput ? { error: error.message, details: facts } : { error: error.message, ...facts };
+	const json: JsonObject = toErrorOutput
+		? { error: error.message, details: facts }
+		: { error: error.message, ...facts };
 	return { json, pairedItem: { item: itemIndex } };
 }
 
@@ -85,7 +101,12 @@ function prepareAll(
 	const { context } = parameters;
 	return Array.from({ length: itemCount }, (_, itemIndex): ItemOutcome => {
 		try {
-			return { send: { request: prepare(parameters, itemIndex), settings: readSendSettings(parameters, itemIndex) } };
+			return {
+				send: {
+					request: prepare(parameters, itemIndex),
+					settings: readSendSettings(parameters, itemIndex),
+				},
+			};
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
@@ -106,7 +127,9 @@ interface IndexedSend extends PreparedSend {
 
 /** The outcomes array is not kept: each prepared request can be dropped as soon as it is sent. */
 function splitOutcomes(outcomes: ItemOutcome[]) {
-	const results = outcomes.map((outcome) => ('failedItem' in outcome ? outcome.failedItem : undefined));
+	const results = outcomes.map((outcome) =>
+		'failedItem' in outcome ? outcome.failedItem : undefined,
+	);
 	const sends: Array<IndexedSend | undefined> = outcomes.flatMap((outcome, itemIndex) =>
 		'send' in outcome ? [{ itemIndex, ...outcome.send }] : [],
 	);
@@ -129,8 +152,13 @@ async function sendOne(
 			await limiter.send(
 				tryNumber > 1 ? 'retry' : 'first',
 				async () =>
-					await sendMessagingRequest.call(context, endpoint, request, settings, itemIndex, (budget) =>
-						limiter.recordProviderBudget(budget),
+					await sendMessagingRequest.call(
+						context,
+						endpoint,
+						request,
+						settings,
+						itemIndex,
+						(budget) => limiter.recordProviderBudget(budget),
 					),
 				isThrottled,
 			),
@@ -139,13 +167,27 @@ async function sendOne(
 		clock,
 	);
 	if (outcome.ok) {
-		const [item] = context.helpers.constructExecutionMetaData(context.helpers.returnJsonArray(outcome.value), {
-			itemData: { item: itemIndex },
-		});
+		const [item] = context.helpers.constructExecutionMetaData(
+			context.helpers.returnJsonArray(outcome.value),
+			{
+				itemData: { item: itemIndex },
+			},
+		);
 		return { item };
 	}
-	const failureContext = { timeoutMs: settings.timeoutMs, triesMade: outcome.triesMade, apiKey: endpoint.apiKey, idempotent };
-	return { error: asNodeError(context, withTriesMade(outcome.error, context.getNode(), itemIndex, failureContext), itemIndex) };
+	const failureContext = {
+		timeoutMs: settings.timeoutMs,
+		triesMade: outcome.triesMade,
+		apiKey: endpoint.apiKey,
+		idempotent,
+	};
+	return {
+		error: asNodeError(
+			context,
+			withTriesMade(outcome.error, context.getNode(), itemIndex, failureContext),
+			itemIndex,
+		),
+	};
 }
 
 /**
@@ -170,7 +212,8 @@ async function sendAll(
 			sends[position] = undefined;
 			const result = await sendOne(context, send, run, limiter, clock);
 			if ('item' in result) results[send.itemIndex] = result.item;
-			else if (run.continueOnFail) results[send.itemIndex] = errorItem(context, result.error, send.itemIndex);
+			else if (run.continueOnFail)
+				results[send.itemIndex] = errorItem(context, result.error, send.itemIndex);
 			else stopError ??= { error: result.error };
 		},
 		() => stopError === undefined,
@@ -185,9 +228,15 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const operation = resolveOperation(this);
 	const itemCount = this.getInputData().length;
 	if (operation.singleItem) checkSingleItem(this, itemCount);
-	const { results, sends } = splitOutcomes(prepareAll(parameters, operation, itemCount, continueOnFail));
+	const { results, sends } = splitOutcomes(
+		prepareAll(parameters, operation, itemCount, continueOnFail),
+	);
 	if (sends.length > 0) {
-		const run = { endpoint: await readEndpoint(this), batch: readBatchSettings(parameters), continueOnFail };
+		const run = {
+			endpoint: await readEndpoint(this),
+			batch: readBatchSettings(parameters),
+			continueOnFail,
+		};
 		await sendAll(this, sends, results, run);
 	}
 	const output = results as INodeExecutionData[];

@@ -13,7 +13,10 @@ export interface OperationModule {
 	/** The operation asks one question per execution: more than one input item is refused before anything is sent. */
 	singleItem?: boolean;
 	/** Runs once every item was sent, on the items in input order; without it those items are the output. */
-	afterSend?: (context: IExecuteFunctions, results: INodeExecutionData[]) => Promise<INodeExecutionData[][]>;
+	afterSend?: (
+		context: IExecuteFunctions,
+		results: INodeExecutionData[],
+	) => Promise<INodeExecutionData[][]>;
 }
 
 export type MessagingResource = 'sms' | 'whatsapp';

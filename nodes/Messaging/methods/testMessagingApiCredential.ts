@@ -1,4 +1,8 @@
-import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import { readProviderMessage, redactSecret } from '../transport/failureFacts';
 import { joinUrl } from '../transport/sendMessagingRequest';
@@ -19,7 +23,10 @@ export async function testMessagingApiCredential(
 	const apiKey = String(credential.data?.apiKey ?? '');
 	const baseUrl = String(credential.data?.baseUrl ?? '').trim();
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-		return { status: 'Error', message: 'Base URL must be an absolute http(s) address, e.g. https://api.example.com' };
+		return {
+			status: 'Error',
+			message: 'Base URL must be an absolute http(s) address, e.g. https://api.example.com',
+		};
 	}
 	if (apiKey.trim() === '') return { status: 'Error', message: 'Enter the API Key' };
 
@@ -50,7 +57,10 @@ export async function testMessagingApiCredential(
 	// The provider's words come last and apart: they often carry advice of their own, which must not blur ours.
 	const providerSaid = provider ? ` The API said: "${provider}"` : '';
 	if (statusCode === 401 || statusCode === 403) {
-		return { status: 'Error', message: `API key rejected (HTTP ${statusCode}). Check the API Key.${providerSaid}` };
+		return {
+			status: 'Error',
+			message: `API key rejected (HTTP ${statusCode}). Check the API Key.${providerSaid}`,
+		};
 	}
 	if (statusCode === 400 || statusCode === 422 || (statusCode >= 200 && statusCode < 300)) {
 		return { status: 'OK', message: 'API key accepted' };
@@ -61,5 +71,8 @@ export async function testMessagingApiCredential(
 			message: `No Messaging API found at ${baseUrl} (HTTP 404 for /v1/sms/send). Set Base URL to the API root, without /v1.${providerSaid}`,
 		};
 	}
-	return { status: 'Error', message: `The Messaging API answered HTTP ${statusCode}. Try again later.${providerSaid}` };
+	return {
+		status: 'Error',
+		message: `The Messaging API answered HTTP ${statusCode}. Try again later.${providerSaid}`,
+	};
 }

@@ -30,7 +30,10 @@ function pageWriter(context: IWebhookFunctions): Page {
 	const response = context.getResponseObject();
 	return (status, html) => {
 		response.setHeader('Content-Type', 'text/html; charset=utf-8');
-		response.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+		response.setHeader(
+			'Content-Security-Policy',
+			"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+		);
 		response.status(status).send(html);
 	};
 }
@@ -58,7 +61,8 @@ function formTexts(context: IWebhookFunctions) {
 	const option = (name: string) => String(context.getNodeParameter(`options.${name}`, '') ?? '');
 	return {
 		title: option('responseFormTitle'),
-		description: option('responseFormDescription') || String(context.getNodeParameter('message', '') ?? ''),
+		description:
+			option('responseFormDescription') || String(context.getNodeParameter('message', '') ?? ''),
 		buttonLabel: option('responseFormButtonLabel'),
 	};
 }

@@ -51,7 +51,13 @@ const approvalOptions: INodeProperties = {
 	],
 };
 
-function buttonPosition(name: string, displayName: string, fallback: number, description: string, show: object) {
+function buttonPosition(
+	name: string,
+	displayName: string,
+	fallback: number,
+	description: string,
+	show: object,
+) {
 	return {
 		displayName,
 		name,
@@ -83,7 +89,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 				description: 'An approved template whose URL buttons carry the links; works at any time',
 			},
 		],
-		description: 'A session text inside the 24-hour window, or a template with URL buttons at any time',
+		description:
+			'A session text inside the 24-hour window, or a template with URL buttons at any time',
 		displayOptions: { show: showForSendAndWait },
 	},
 	{
@@ -94,7 +101,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 		default: '',
 		typeOptions: { rows: 4 },
 		placeholder: 'e.g. Order 1234 is over the limit. Approve it?',
-		description: 'The question; the node adds the answer links below it (up to 4096 characters in all)',
+		description:
+			'The question; the node adds the answer links below it (up to 4096 characters in all)',
 		displayOptions: { show: { ...showForSendAndWait, messageType: ['session'] } },
 	},
 	{
@@ -104,10 +112,15 @@ export const sendAndWaitFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. approval_request',
-		description: 'An approved template with a URL button (two for Approve and Decline) whose URL ends in {{1}}',
+		description:
+			'An approved template with a URL button (two for Approve and Decline) whose URL ends in {{1}}',
 		displayOptions: { show: showForTemplate },
 	},
-	...componentFields(showForTemplate, ['header', 'body'], '{"body": {"1": "Asha", "2": "Order 1234"}}'),
+	...componentFields(
+		showForTemplate,
+		['header', 'body'],
+		'{"body": {"1": "Asha", "2": "Order 1234"}}',
+	),
 	{
 		displayName: 'Response Type',
 		name: 'responseType',
@@ -115,8 +128,16 @@ export const sendAndWaitFields: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'approval',
 		options: [
-			{ name: 'Approval', value: 'approval', description: 'The person approves (or declines) by opening a link' },
-			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer on a page the link opens' },
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'The person approves (or declines) by opening a link',
+			},
+			{
+				name: 'Free Text',
+				value: 'freeText',
+				description: 'The person writes an answer on a page the link opens',
+			},
 		],
 		description: 'How the person answers',
 		displayOptions: { show: showForSendAndWait },

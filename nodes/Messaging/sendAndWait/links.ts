@@ -23,7 +23,10 @@ export function sessionText(message: string, links: AnswerLinks, labels: LinkLab
  * n8n's resume links end in `/<execution id>/<node id>?…`: without a prefix the suffix is what follows the
  * waiting-webhook base, so a template registered as `<n8n URL>/webhook-waiting/{{1}}` needs no setting.
  */
-export function buttonSuffix(link: string, prefix: string): { suffix: string } | { expectedPrefix: string } {
+export function buttonSuffix(
+	link: string,
+	prefix: string,
+): { suffix: string } | { expectedPrefix: string } {
 	const url = new URL(link);
 	const segments = url.pathname.split('/');
 	const base = `${url.origin}${segments.slice(0, -2).join('/')}/`;

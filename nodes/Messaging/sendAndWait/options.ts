@@ -27,7 +27,11 @@ export const limitWaitTimeOption: INodeProperties = {
 							value: 'afterTimeInterval',
 							description: 'Waits for a certain amount of time',
 						},
-						{ name: 'At Specified Time', value: 'atSpecifiedTime', description: 'Waits until the set date and time' },
+						{
+							name: 'At Specified Time',
+							value: 'atSpecifiedTime',
+							description: 'Waits until the set date and time',
+						},
 					],
 				},
 				{
@@ -95,7 +99,8 @@ const freeTextOptions: INodeProperties[] = [
 		name: 'responseFormDescription',
 		type: 'string',
 		default: '',
-		description: 'Text above the answer box; empty shows the message (session) or nothing (template)',
+		description:
+			'Text above the answer box; empty shows the message (session) or nothing (template)',
 	},
 	{
 		displayName: 'Response Form Title',
@@ -123,7 +128,9 @@ function optionsCollection(responseType: string, options: INodeProperties[]): IN
 		placeholder: 'Add Option',
 		default: {},
 		description: 'How long to wait, the answer page, and how the message is sent',
-		displayOptions: { show: { resource: ['whatsapp'], operation: ['sendAndWait'], responseType: [responseType] } },
+		displayOptions: {
+			show: { resource: ['whatsapp'], operation: ['sendAndWait'], responseType: [responseType] },
+		},
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }

@@ -24,7 +24,9 @@ export interface FormTexts {
 /** The form posts back to the very URL it was opened with, so n8n checks the same signature again. */
 export function answerFormPage(texts: FormTexts, error = ''): string {
 	const title = texts.title || 'Your answer';
-	const description = texts.description ? `<p>${escapeHtml(texts.description).replace(/\n/g, '<br>')}</p>` : '';
+	const description = texts.description
+		? `<p>${escapeHtml(texts.description).replace(/\n/g, '<br>')}</p>`
+		: '';
 	const problem = error ? `<p class="error">${escapeHtml(error)}</p>` : '';
 	return page(
 		title,
@@ -36,5 +38,8 @@ export function answerFormPage(texts: FormTexts, error = ''): string {
 }
 
 export function answerRecordedPage(): string {
-	return page('Got it, thanks', '<h1>Got it, thanks</h1><p>Your answer was recorded. This page can be closed now.</p>');
+	return page(
+		'Got it, thanks',
+		'<h1>Got it, thanks</h1><p>Your answer was recorded. This page can be closed now.</p>',
+	);
 }

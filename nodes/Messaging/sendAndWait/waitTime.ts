@@ -6,17 +6,26 @@ import { addFieldIssue, describeType } from '../validation/fieldSchemas';
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 const FIX_INTERVAL = 'Set Options > Limit Wait Time > Amount to a number above 0, e.g. 45 minutes.';
-const FIX_DATE = 'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.';
+const FIX_DATE =
+	'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.';
 
 function interval(values: Record<string, unknown>, now: number, ctx: z.RefinementCtx): Date {
 	const amount = Number(values.resumeAmount ?? 1);
 	const unitMs = UNIT_MS[String(values.resumeUnit ?? 'hours')];
 	if (!Number.isFinite(amount) || amount <= 0) {
-		addFieldIssue(ctx, `has the amount ${String(values.resumeAmount)}, but it must be above 0`, FIX_INTERVAL);
+		addFieldIssue(
+			ctx,
+			`has the amount ${String(values.resumeAmount)}, but it must be above 0`,
+			FIX_INTERVAL,
+		);
 		return z.NEVER;
 	}
 	if (unitMs === undefined) {
-		addFieldIssue(ctx, `has the unit "${String(values.resumeUnit)}"`, 'Choose Minutes, Hours or Days as the Unit.');
+		addFieldIssue(
+			ctx,
+			`has the unit "${String(values.resumeUnit)}"`,
+			'Choose Minutes, Hours or Days as the Unit.',
+		);
 		return z.NEVER;
 	}
 	return new Date(now + amount * unitMs);
@@ -24,13 +33,23 @@ function interval(values: Record<string, unknown>, now: number, ctx: z.Refinemen
 
 function specifiedTime(value: unknown, now: number, ctx: z.RefinementCtx): Date {
 	const date =
-		typeof value === 'string' || typeof value === 'number' || value instanceof Date ? new Date(value) : undefined;
+		typeof value === 'string' || typeof value === 'number' || value instanceof Date
+			? new Date(value)
+			: undefined;
 	if (date === undefined || Number.isNaN(date.getTime())) {
-		addFieldIssue(ctx, `has ${describeType(value)} "${String(value)}" as Max Date and Time, not a date`, FIX_DATE);
+		addFieldIssue(
+			ctx,
+			`has ${describeType(value)} "${String(value)}" as Max Date and Time, not a date`,
+			FIX_DATE,
+		);
 		return z.NEVER;
 	}
 	if (date.getTime() <= now) {
-		addFieldIssue(ctx, `ends at ${date.toISOString()}, which is already past: nobody could answer`, FIX_DATE);
+		addFieldIssue(
+			ctx,
+			`ends at ${date.toISOString()}, which is already past: nobody could answer`,
+			FIX_DATE,
+		);
 		return z.NEVER;
 	}
 	return date;
@@ -43,7 +62,8 @@ function specifiedTime(value: unknown, now: number, ctx: z.RefinementCtx): Date 
 export function waitTimeLimit(now: number) {
 	return z.unknown().transform((value, ctx): Date => {
 		const values = (value as { values?: unknown } | undefined)?.values;
-		if (value === undefined || value === null || value === '' || values === undefined) return WAIT_INDEFINITELY;
+		if (value === undefined || value === null || value === '' || values === undefined)
+			return WAIT_INDEFINITELY;
 		if (typeof values !== 'object' || values === null) {
 			addFieldIssue(ctx, `is ${describeType(values)}`, FIX_INTERVAL);
 			return z.NEVER;

@@ -39,7 +39,9 @@ export async function putToWait(
 ): Promise<INodeExecutionData[][]> {
 	const [sent] = results;
 	if (!sent || !isAcknowledgement(sent.json)) return [results];
-	const waitTill = waitTimeLimit(Date.now()).parse(context.getNodeParameter('options.limitWaitTime', 0, {}));
+	const waitTill = waitTimeLimit(Date.now()).parse(
+		context.getNodeParameter('options.limitWaitTime', 0, {}),
+	);
 	const facts: WaitingFacts = {
 		answered: false,
 		data: {},

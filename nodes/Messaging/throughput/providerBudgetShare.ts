@@ -19,7 +19,10 @@ export class ProviderBudgetShare {
 
 	record(budget: ProviderBudget, now: number): void {
 		const fullRate = budget.quota / budget.windowSeconds;
-		const rate = Math.min(fullRate, (budget.remaining + 1) / (budget.windowSeconds * SLOW_DOWN_BELOW));
+		const rate = Math.min(
+			fullRate,
+			(budget.remaining + 1) / (budget.windowSeconds * SLOW_DOWN_BELOW),
+		);
 		this.latest = { rate: Math.max(fullRate * MIN_SHARE, rate), at: now };
 	}
 

@@ -120,7 +120,11 @@ export class AdaptiveSendRateLimiter {
 	}
 
 	/** Sends through the limiter and lets a 429 (as `isThrottled` recognises it) slow down every later send. */
-	async send<T>(turn: SendTurn, request: () => Promise<T>, isThrottled: (error: unknown) => boolean): Promise<T> {
+	async send<T>(
+		turn: SendTurn,
+		request: () => Promise<T>,
+		isThrottled: (error: unknown) => boolean,
+	): Promise<T> {
 		const startedAt = await this.acquire(turn);
 		const sending = request();
 		// Only observed here: the caller gets the rejection exactly as the transport made it.
@@ -168,12 +172,16 @@ export class AdaptiveSendRateLimiter {
 	}
 
 	private forgetStartsBefore(cutoff: number): void {
-		while (this.recentStarts.length > 0 && this.recentStarts[0] <= cutoff) this.recentStarts.shift();
+		while (this.recentStarts.length > 0 && this.recentStarts[0] <= cutoff)
+			this.recentStarts.shift();
 	}
 
 	private measuredRate(now: number): number {
 		this.forgetStartsBefore(now - MEASURE_WINDOW_MS);
-		const span = Math.min(MEASURE_WINDOW_MS, Math.max(MIN_MEASURE_SPAN_MS, now - (this.firstStartAt ?? now)));
+		const span = Math.min(
+			MEASURE_WINDOW_MS,
+			Math.max(MIN_MEASURE_SPAN_MS, now - (this.firstStartAt ?? now)),
+		);
 		return (this.recentStarts.length * 1000) / span;
 	}
 }

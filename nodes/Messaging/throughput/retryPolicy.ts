@@ -75,7 +75,8 @@ export function retryDelayMs(
 	nowMs: number,
 ): number | undefined {
 	if (failedTry >= options.maxTries || !isRetryable(failure, options.idempotent)) return undefined;
-	const requested = failure.kind === 'rate_limited' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
+	const requested =
+		failure.kind === 'rate_limited' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
 	if (requested === undefined) return backoffDelayMs(failedTry, options);
 	return requested <= (options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS) ? requested : undefined;
 }

@@ -15,14 +15,26 @@ export interface MessagingEndpoint {
 
 /** Reads the credential once per run: where requests go, with which key. */
 export async function readEndpoint(context: IExecuteFunctions): Promise<MessagingEndpoint> {
-	const credentials = await context.getCredentials<{ baseUrl?: string; apiKey?: string }>(CREDENTIAL_TYPE);
+	const credentials = await context.getCredentials<{ baseUrl?: string; apiKey?: string }>(
+		CREDENTIAL_TYPE,
+	);
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-		throw new NodeOperationError(context.getNode(), 'The Messaging API credential has no valid Base URL', {
-			description: 'Open the credential and set Base URL to the API root, e.g. https://api.example.com.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Messaging API credential has no valid Base URL',
+			{
+				description:
+					'Open the credential and set Base URL to the API root, e.g. https://api.example.com.',
+			},
+		);
 	}
 	const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
-	const credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials };
+	const credentialsDecrypted = {
+		id: stored?.id ?? '',
+		name: stored?.name ?? '',
+		type: CREDENTIAL_TYPE,
+		data: credentials,
+	};
 	return { baseUrl, apiKey: credentials.apiKey, credentialOptions: { credentialsDecrypted } };
 }

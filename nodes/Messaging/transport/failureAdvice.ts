@@ -58,7 +58,8 @@ function invalidAcknowledgement(facts: FailureFacts): Advice {
 function notConnected(): Advice {
 	return {
 		summary: 'Could not connect to the Messaging API',
-		whatToDo: "Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
+		whatToDo:
+			"Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
 	};
 }
 
@@ -84,7 +85,8 @@ function noAnswer(facts: FailureFacts, context: FailureContext): Advice {
 
 const rejectedKey: AdviceRule = (facts) => ({
 	summary: `The Messaging API rejected the API key (${facts.status})`,
-	whatToDo: 'Check the API Key in the Messaging API credential, and that the key may send on this channel.',
+	whatToDo:
+		'Check the API Key in the Messaging API credential, and that the key may send on this channel.',
 });
 
 /** Statuses with advice of their own; any other status falls to provider-side (5xx) or rejected (4xx). */
@@ -115,7 +117,9 @@ const ADVICE_BY_STATUS: Partial<Record<number, AdviceRule>> = {
 		whatToDo: 'Shorten the message text or variable values.',
 	}),
 	429: (facts, context) => {
-		const tries = context.triesMade ? ` after ${context.triesMade} ${context.triesMade === 1 ? 'try' : 'tries'}` : '';
+		const tries = context.triesMade
+			? ` after ${context.triesMade} ${context.triesMade === 1 ? 'try' : 'tries'}`
+			: '';
 		return {
 			summary: `The Messaging API is limiting the send rate (429)${tries}`,
 			whatToDo: `Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429.${retryAfterAdvice(facts.retryAfter)}`,

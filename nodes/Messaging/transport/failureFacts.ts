@@ -30,7 +30,8 @@ const NOT_SENT_CODES = new Set([
 export function classifyFacts(facts: FailureFacts): ClassifiedFailure {
 	if (facts.invalidAcknowledgement) return { kind: 'final' };
 	if (facts.status === 429) return { kind: 'rate_limited', retryAfter: facts.retryAfter };
-	if (facts.status !== undefined) return { kind: facts.status >= 500 ? 'maybe_processed' : 'final' };
+	if (facts.status !== undefined)
+		return { kind: facts.status >= 500 ? 'maybe_processed' : 'final' };
 	if (facts.networkCode && NOT_SENT_CODES.has(facts.networkCode)) return { kind: 'not_sent' };
 	if (facts.networkCode === 'ERR_CANCELED') return { kind: 'final' };
 	return { kind: 'maybe_processed' };
@@ -64,8 +65,14 @@ function messageOf(entry: unknown): string | undefined {
 
 /** The one way the API key is masked in any text a user may see: errors, error items, credential-test messages. */
 export function redactSecret(text: string, secret: string | undefined): string;
-export function redactSecret(text: string | undefined, secret: string | undefined): string | undefined;
-export function redactSecret(text: string | undefined, secret: string | undefined): string | undefined {
+export function redactSecret(
+	text: string | undefined,
+	secret: string | undefined,
+): string | undefined;
+export function redactSecret(
+	text: string | undefined,
+	secret: string | undefined,
+): string | undefined {
 	if (!text || !secret) return text;
 	return text.split(secret).join('***');
 }
@@ -100,7 +107,9 @@ export function readProviderMessage(
 				return { message: clip(trimmed) };
 			}
 		}
-		return { message: clip(/<[a-z!/][^>]*>/i.test(trimmed) ? stripHtml(trimmed) : trimmed) || undefined };
+		return {
+			message: clip(/<[a-z!/][^>]*>/i.test(trimmed) ? stripHtml(trimmed) : trimmed) || undefined,
+		};
 	}
 	if (typeof body !== 'object') return { message: clip(String(body)) };
 
@@ -123,11 +132,20 @@ export function readProviderMessage(
 	return { message: clip(JSON.stringify(body)) };
 }
 
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
 
 function responseFacts(response: unknown, secret?: string): FailureFacts | undefined {
 	if (!response || typeof response !== 'object') return undefined;
-	const { status, headers, data } = response as { status?: unknown; headers?: unknown; data?: unknown };
+	const { status, headers, data } = response as {
+		status?: unknown;
+		headers?: unknown;
+		data?: unknown;
+	};
 	if (typeof status !== 'number') return undefined;
 	const provider = readProviderMessage(data, secret);
 	return {
@@ -151,7 +169,8 @@ export function thrownFailureFacts(error: unknown, secret?: string): FailureFact
 		const answered = responseFacts((current as { response?: unknown }).response, secret);
 		if (answered) return answered;
 		const { code, message } = current as { code?: unknown; message?: unknown };
-		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && networkCode === undefined) networkCode = code;
+		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && networkCode === undefined)
+			networkCode = code;
 		if (typeof message === 'string' && /timeout|timed out/i.test(message)) timedOut = true;
 		current = (current as { cause?: unknown }).cause;
 	}

@@ -59,7 +59,12 @@ export function classifyMessagingFailure(error: unknown): ClassifiedFailure {
 }
 
 /** After retries, the final error says how many tries were made, so "429" reads as "still 429 after 3 tries". */
-export function withTriesMade(error: unknown, node: INode, itemIndex: number, context: FailureContext): unknown {
+export function withTriesMade(
+	error: unknown,
+	node: INode,
+	itemIndex: number,
+	context: FailureContext,
+): unknown {
 	const facts = error instanceof MessagingApiError ? error.facts : undefined;
 	if (!facts || !context.triesMade || context.triesMade < 2) return error;
 	return messagingApiError(node, facts, itemIndex, context);

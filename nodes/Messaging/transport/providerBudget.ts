@@ -20,7 +20,9 @@ function readCount(headers: unknown, names: string[]): number | undefined {
 
 /** `RateLimit-Policy: 100;w=1`: the first policy's quota and window (IETF draft). */
 function readPolicy(headers: unknown): { quota: number; windowSeconds: number } | undefined {
-	const match = /^\s*(\d+(?:\.\d+)?)\s*;(?:[^,]*;)?\s*w\s*=\s*(\d+(?:\.\d+)?)/i.exec(readHeader(headers, 'ratelimit-policy') ?? '');
+	const match = /^\s*(\d+(?:\.\d+)?)\s*;(?:[^,]*;)?\s*w\s*=\s*(\d+(?:\.\d+)?)/i.exec(
+		readHeader(headers, 'ratelimit-policy') ?? '',
+	);
 	if (!match) return undefined;
 	const quota = Number(match[1]);
 	const windowSeconds = Number(match[2]);

@@ -33,7 +33,12 @@ function requestOptions(
 		ignoreHttpStatusErrors: true,
 	};
 	if (settings.bodyEncoding === 'json') {
-		return { ...common, headers: { ...headers, 'content-type': 'application/json' }, body: request.fields, json: true };
+		return {
+			...common,
+			headers: { ...headers, 'content-type': 'application/json' },
+			body: request.fields,
+			json: true,
+		};
 	}
 	return {
 		...common,
@@ -64,7 +69,12 @@ export async function sendMessagingRequest(
 			endpoint.credentialOptions,
 		)) as FullResponse;
 	} catch (error) {
-		throw messagingApiError(this.getNode(), thrownFailureFacts(error, endpoint.apiKey), itemIndex, failureContext);
+		throw messagingApiError(
+			this.getNode(),
+			thrownFailureFacts(error, endpoint.apiKey),
+			itemIndex,
+			failureContext,
+		);
 	}
 
 	const { statusCode, headers, body } = response;

@@ -13,7 +13,9 @@ export function addFieldIssue(
 }
 
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 export function describeType(value: unknown): string {
@@ -41,7 +43,9 @@ export function requiredText(maxLength: number, example: string) {
 					: `Map a text value, e.g. ${example}.`;
 			addFieldIssue(
 				ctx,
-				value === undefined || value === null ? 'is empty' : `is ${describeType(value)}, but it must be text`,
+				value === undefined || value === null
+					? 'is empty'
+					: `is ${describeType(value)}, but it must be text`,
 				fix,
 			);
 			return z.NEVER;
@@ -96,7 +100,11 @@ export function jsonObjectText(example: string) {
 			try {
 				parsed = JSON.parse(value);
 			} catch (error) {
-				addFieldIssue(ctx, `is not valid JSON (${(error as Error).message})`, `Enter a JSON object, e.g. ${example}.`);
+				addFieldIssue(
+					ctx,
+					`is not valid JSON (${(error as Error).message})`,
+					`Enter a JSON object, e.g. ${example}.`,
+				);
 				return z.NEVER;
 			}
 		}
@@ -113,7 +121,11 @@ export function jsonObjectText(example: string) {
 }
 
 /** A number has lost its "+" or trunk 0, so completing it with a country code could text a stranger. */
-export function normaliseRecipient(value: unknown, defaultCountryCode: string, ctx: z.RefinementCtx): string {
+export function normaliseRecipient(
+	value: unknown,
+	defaultCountryCode: string,
+	ctx: z.RefinementCtx,
+): string {
 	if (typeof value === 'number') {
 		addFieldIssue(
 			ctx,
@@ -127,7 +139,9 @@ export function normaliseRecipient(value: unknown, defaultCountryCode: string, c
 	if (typeof text !== 'string') {
 		addFieldIssue(
 			ctx,
-			value === undefined || value === null ? 'is empty' : `is ${describeType(value)}, but it must be a phone number`,
+			value === undefined || value === null
+				? 'is empty'
+				: `is ${describeType(value)}, but it must be a phone number`,
 			'Enter the recipient number in international format, e.g. +919812345678.',
 			['to'],
 		);
@@ -167,7 +181,8 @@ export const defaultCountryCode = z.unknown().transform((value, ctx): string => 
 /** An optional absolute http(s) URL; `fix` tells how to correct a bad one. */
 export function optionalUrl(fix: string) {
 	return z.unknown().transform((value, ctx): string | undefined => {
-		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+			return undefined;
 		if (typeof value !== 'string') {
 			addFieldIssue(ctx, `is ${describeType(value)}, but it must be a URL`, fix);
 			return z.NEVER;

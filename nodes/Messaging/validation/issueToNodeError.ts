@@ -28,7 +28,9 @@ export function issueToNodeError(
 		guide[String(issue.path[0])]?.fix ??
 		'Correct the value and run the node again.';
 	const message = `Item ${itemIndex}: ${describeLocation(first.path, guide)} ${first.message}`;
-	const alsoWrong = others.map((issue) => `${describeLocation(issue.path, guide)} ${issue.message}`);
+	const alsoWrong = others.map(
+		(issue) => `${describeLocation(issue.path, guide)} ${issue.message}`,
+	);
 	const description = [
 		fixOf(first),
 		...(alsoWrong.length ? [`Also to fix in this item: ${alsoWrong.join('; ')}.`] : []),

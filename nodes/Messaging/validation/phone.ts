@@ -1,4 +1,6 @@
-export type PhoneNormalisation = { ok: true; phone: string } | { ok: false; problem: string; fix: string };
+export type PhoneNormalisation =
+	| { ok: true; phone: string }
+	| { ok: false; problem: string; fix: string };
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const VISUAL_SEPARATORS = /[\s\-.()]/g;
@@ -7,7 +9,11 @@ const VISUAL_SEPARATORS = /[\s\-.()]/g;
 export function normalisePhoneNumber(input: string, defaultCountryCode = ''): PhoneNormalisation {
 	const compact = input.replace(VISUAL_SEPARATORS, '');
 	if (compact === '') {
-		return { ok: false, problem: 'is empty', fix: 'Enter the recipient number, e.g. +919812345678.' };
+		return {
+			ok: false,
+			problem: 'is empty',
+			fix: 'Enter the recipient number, e.g. +919812345678.',
+		};
 	}
 	if (!/^(\+|\d)\d*$/.test(compact)) {
 		return {

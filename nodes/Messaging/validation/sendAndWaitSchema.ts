@@ -10,19 +10,32 @@ import {
 	requiredText,
 } from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';
-import { componentsFromJson, componentsFromRows, type TemplateComponents } from './templateComponents';
+import {
+	componentsFromJson,
+	componentsFromRows,
+	type TemplateComponents,
+} from './templateComponents';
 import { whatsappFieldGuide } from './whatsappSendSchema';
 
 export const sendAndWaitFieldGuide: FieldGuide = {
 	...whatsappFieldGuide,
-	message: { label: 'Message', fix: 'Enter the question, e.g. Order 1234 is over the limit. Approve it?' },
+	message: {
+		label: 'Message',
+		fix: 'Enter the question, e.g. Order 1234 is over the limit. Approve it?',
+	},
 	templateName: {
 		label: 'Template Name',
 		fix: 'Enter the approved template with the URL button(s), e.g. approval_request.',
 	},
 	responseType: { label: 'Response Type', fix: 'Choose Approval or Free Text.' },
-	approvalType: { label: 'Approval Options > Type of Approval', fix: 'Choose Approve Only or Approve and Decline.' },
-	linkButton: { label: 'Link Button Position', fix: 'Enter the position (1 to 10) of the URL button for the link.' },
+	approvalType: {
+		label: 'Approval Options > Type of Approval',
+		fix: 'Choose Approve Only or Approve and Decline.',
+	},
+	linkButton: {
+		label: 'Link Button Position',
+		fix: 'Enter the position (1 to 10) of the URL button for the link.',
+	},
 	declineLinkButton: {
 		label: 'Decline Link Button Position',
 		fix: 'Enter another position (1 to 10) than the approve link.',
@@ -64,7 +77,9 @@ const position = z.coerce
 function rawInput(now: number) {
 	return z.object({
 		to: z.unknown(),
-		messageType: z.enum(['template', 'session'], { errorMap: () => ({ message: 'must be "template" or "session"' }) }),
+		messageType: z.enum(['template', 'session'], {
+			errorMap: () => ({ message: 'must be "template" or "session"' }),
+		}),
 		message: z.unknown().optional(),
 		templateName: z.unknown().optional(),
 		componentsInputMode: z.enum(['fields', 'json']).default('fields'),
@@ -73,7 +88,9 @@ function rawInput(now: number) {
 		responseType: z.enum(['approval', 'freeText'], {
 			errorMap: () => ({ message: 'must be "approval" or "freeText"' }),
 		}),
-		approvalType: z.enum(['single', 'double'], { errorMap: () => ({ message: 'must be "single" or "double"' }) }),
+		approvalType: z.enum(['single', 'double'], {
+			errorMap: () => ({ message: 'must be "single" or "double"' }),
+		}),
 		linkButton: position.default(1),
 		declineLinkButton: position.default(2),
 		limitWaitTime: waitTimeLimit(now),
@@ -84,14 +101,21 @@ function rawInput(now: number) {
 
 type RawInput = z.infer<ReturnType<typeof rawInput>>;
 
-function templateQuestion(input: RawInput, withDecline: boolean, ctx: z.RefinementCtx): TemplateQuestion {
+function templateQuestion(
+	input: RawInput,
+	withDecline: boolean,
+	ctx: z.RefinementCtx,
+): TemplateQuestion {
 	const templateName = requiredText(512, 'approval_request').safeParse(input.templateName);
 	if (!templateName.success) {
-		for (const issue of templateName.error.issues) ctx.addIssue({ ...issue, path: ['templateName'] });
+		for (const issue of templateName.error.issues)
+			ctx.addIssue({ ...issue, path: ['templateName'] });
 		return z.NEVER;
 	}
 	const json = input.componentsInputMode === 'json';
-	const components = json ? componentsFromJson(input.componentsJson, ctx) : componentsFromRows(input.components, ctx);
+	const components = json
+		? componentsFromJson(input.componentsJson, ctx)
+		: componentsFromRows(input.components, ctx);
 	if (components.buttons) {
 		addFieldIssue(
 			ctx,
@@ -129,6 +153,12 @@ export function sendAndWaitSchema(now: number) {
 			addFieldIssue(ctx, 'is empty', sendAndWaitFieldGuide.message.fix, ['message']);
 			return z.NEVER;
 		} else question = { type: 'session', message: input.message };
-		return { to, responseType: input.responseType, withDecline, waitTill: input.limitWaitTime, question };
+		return {
+			to,
+			responseType: input.responseType,
+			withDecline,
+			waitTill: input.limitWaitTime,
+			question,
+		};
 	});
 }

@@ -28,7 +28,9 @@ export function numberBoundsOf(option: INodeProperties): NumberBounds {
 }
 
 function rangeOf(bounds: NumberBounds): string {
-	return bounds.maximum === undefined ? `of at least ${bounds.minimum}` : `from ${bounds.minimum} to ${bounds.maximum}`;
+	return bounds.maximum === undefined
+		? `of at least ${bounds.minimum}`
+		: `from ${bounds.minimum} to ${bounds.maximum}`;
 }
 
 /** An unset option takes its default; integer options drop a fraction, as the editor's number field does. */
@@ -37,7 +39,9 @@ export function boundedNumber(bounds: NumberBounds) {
 		if (value === undefined || value === null || value === '') return bounds.fallback;
 		const number = Number(value);
 		const inRange =
-			Number.isFinite(number) && number >= bounds.minimum && (bounds.maximum === undefined || number <= bounds.maximum);
+			Number.isFinite(number) &&
+			number >= bounds.minimum &&
+			(bounds.maximum === undefined || number <= bounds.maximum);
 		if (!inRange) {
 			const range = rangeOf(bounds);
 			addFieldIssue(
@@ -56,7 +60,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** It travels as an HTTP header, so only short printable ASCII text will do. */
 export const idempotencyKey = z.unknown().transform((value, ctx): string => {
 	if (value === undefined || value === null) return '';
-	const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined;
+	const text =
+		typeof value === 'string' || typeof value === 'number' ? String(value).trim() : undefined;
 	if (text === undefined || text.length > 255 || !PRINTABLE_ASCII.test(text)) {
 		addFieldIssue(
 			ctx,
@@ -71,6 +76,9 @@ export const idempotencyKey = z.unknown().transform((value, ctx): string => {
 /** Labels as the user finds the options in the editor: "Options > Timeout". */
 export function optionsFieldGuide(options: INodeProperties[]): FieldGuide {
 	return Object.fromEntries(
-		options.map((option) => [option.name, { label: `Options > ${option.displayName}`, fix: 'Correct the option or remove it.' }]),
+		options.map((option) => [
+			option.name,
+			{ label: `Options > ${option.displayName}`, fix: 'Correct the option or remove it.' },
+		]),
 	);
 }

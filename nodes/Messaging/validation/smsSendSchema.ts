@@ -13,9 +13,18 @@ import {
 import type { FieldGuide } from './issueToNodeError';
 
 export const smsFieldGuide: FieldGuide = {
-	to: { label: 'To', fix: 'Enter the recipient number in international format, e.g. +919812345678.' },
-	variablesInputMode: { label: 'Template Variables Input', fix: 'Choose Using Fields Below or Using JSON.' },
-	entityId: { label: 'DLT Entity ID', fix: 'Enter your registered DLT Principal Entity ID, e.g. 1201159876543210123.' },
+	to: {
+		label: 'To',
+		fix: 'Enter the recipient number in international format, e.g. +919812345678.',
+	},
+	variablesInputMode: {
+		label: 'Template Variables Input',
+		fix: 'Choose Using Fields Below or Using JSON.',
+	},
+	entityId: {
+		label: 'DLT Entity ID',
+		fix: 'Enter your registered DLT Principal Entity ID, e.g. 1201159876543210123.',
+	},
 	templateId: {
 		label: 'DLT Template ID',
 		fix: 'Enter the approved DLT content template ID, e.g. 1207161111111111111.',
@@ -32,14 +41,22 @@ export const smsFieldGuide: FieldGuide = {
 		label: 'Options > Callback URL',
 		fix: 'Paste the Production URL of a Messaging Trigger node, or leave it empty.',
 	},
-	defaultCountryCode: { label: 'Options > Default Country Code', fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.' },
+	defaultCountryCode: {
+		label: 'Options > Default Country Code',
+		fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.',
+	},
 };
 
 const VARIABLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const NAME_FIX =
 	'Use the variable name exactly as declared in the DLT template: letters, digits, "_", "-" or ".", at most 64 characters, e.g. customer_name.';
 
-function checkVariableName(name: string, path: Array<string | number>, seen: Set<string>, ctx: z.RefinementCtx): void {
+function checkVariableName(
+	name: string,
+	path: Array<string | number>,
+	seen: Set<string>,
+	ctx: z.RefinementCtx,
+): void {
 	if (!VARIABLE_NAME.test(name)) {
 		addFieldIssue(
 			ctx,
@@ -48,26 +65,40 @@ function checkVariableName(name: string, path: Array<string | number>, seen: Set
 			path,
 		);
 	} else if (seen.has(name)) {
-		addFieldIssue(ctx, `names the variable "${name}" twice`, 'Keep one row per variable name.', path);
+		addFieldIssue(
+			ctx,
+			`names the variable "${name}" twice`,
+			'Keep one row per variable name.',
+			path,
+		);
 	}
 	seen.add(name);
 }
 
-const variableRows = z.unknown().transform((value, ctx): Array<{ name: string; value: unknown }> => {
-	if (value === undefined || value === null) return [];
-	const rows = (value as { variable?: unknown }).variable;
-	if (typeof value !== 'object' || (rows !== undefined && !Array.isArray(rows))) {
-		addFieldIssue(ctx, `is ${describeType(value)}, not a list of name/value rows`, smsFieldGuide.variables.fix);
-		return z.NEVER;
-	}
-	return ((rows ?? []) as Array<{ name?: unknown; value?: unknown }>).map((row, rowIndex) => {
-		const name = row?.name;
-		if (name !== undefined && name !== null && typeof name !== 'string') {
-			addFieldIssue(ctx, `is ${describeType(name)}, but variable names must be text`, NAME_FIX, [rowIndex, 'name']);
+const variableRows = z
+	.unknown()
+	.transform((value, ctx): Array<{ name: string; value: unknown }> => {
+		if (value === undefined || value === null) return [];
+		const rows = (value as { variable?: unknown }).variable;
+		if (typeof value !== 'object' || (rows !== undefined && !Array.isArray(rows))) {
+			addFieldIssue(
+				ctx,
+				`is ${describeType(value)}, not a list of name/value rows`,
+				smsFieldGuide.variables.fix,
+			);
+			return z.NEVER;
 		}
-		return { name: typeof name === 'string' ? name.trim() : '', value: row?.value };
+		return ((rows ?? []) as Array<{ name?: unknown; value?: unknown }>).map((row, rowIndex) => {
+			const name = row?.name;
+			if (name !== undefined && name !== null && typeof name !== 'string') {
+				addFieldIssue(ctx, `is ${describeType(name)}, but variable names must be text`, NAME_FIX, [
+					rowIndex,
+					'name',
+				]);
+			}
+			return { name: typeof name === 'string' ? name.trim() : '', value: row?.value };
+		});
 	});
-});
 
 const rawSmsInput = z.object({
 	to: z.unknown(),
@@ -91,21 +122,26 @@ export const smsSendSchema = rawSmsInput.transform((input, ctx) => {
 	if (input.variablesInputMode === 'json') {
 		const parsed = jsonObjectText('{"customer_name": "Asha"}').safeParse(input.variablesJson);
 		if (!parsed.success) {
-			for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['variablesJson', ...issue.path] });
+			for (const issue of parsed.error.issues)
+				ctx.addIssue({ ...issue, path: ['variablesJson', ...issue.path] });
 			return z.NEVER;
 		}
 		for (const [name, value] of Object.entries(parsed.data)) {
 			checkVariableName(name, ['variablesJson', name], seen, ctx);
 			const checked = variableValue.safeParse(value);
 			if (checked.success) content[name] = checked.data;
-			else for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: ['variablesJson', name] });
+			else
+				for (const issue of checked.error.issues)
+					ctx.addIssue({ ...issue, path: ['variablesJson', name] });
 		}
 	} else {
 		(input.variables ?? []).forEach((row, rowIndex) => {
 			checkVariableName(row.name, ['variables', rowIndex, 'name'], seen, ctx);
 			const checked = variableValue.safeParse(row.value);
 			if (checked.success) content[row.name] = checked.data;
-			else for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: ['variables', rowIndex, 'value'] });
+			else
+				for (const issue of checked.error.issues)
+					ctx.addIssue({ ...issue, path: ['variables', rowIndex, 'value'] });
 		});
 	}
 

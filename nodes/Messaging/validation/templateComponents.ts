@@ -1,15 +1,23 @@
 import { z } from 'zod';
 
-import { addFieldIssue, describeType, isBlank, jsonObjectText, variableValue } from './fieldSchemas';
+import {
+	addFieldIssue,
+	describeType,
+	isBlank,
+	jsonObjectText,
+	variableValue,
+} from './fieldSchemas';
 
-export const COMPONENTS_FIX = 'Add header, body or button rows with a position (1, 2, …) and a text or number value.';
+export const COMPONENTS_FIX =
+	'Add header, body or button rows with a position (1, 2, …) and a text or number value.';
 
 export const COMPONENT_SECTIONS = ['header', 'body', 'buttons'] as const;
 export type ComponentSection = (typeof COMPONENT_SECTIONS)[number];
 export type TemplateComponents = Partial<Record<ComponentSection, Record<string, string | number>>>;
 
 const POSITION = /^[1-9]\d{0,2}$/;
-const POSITION_FIX = 'Number the variables of each section 1, 2, 3… in the order the template declares them.';
+const POSITION_FIX =
+	'Number the variables of each section 1, 2, 3… in the order the template declares them.';
 
 function checkPositions(keys: string[], path: Array<string | number>, ctx: z.RefinementCtx): void {
 	const numbers = keys.map(Number).sort((a, b) => a - b);
@@ -67,14 +75,19 @@ export function componentsFromRows(value: unknown, ctx: z.RefinementCtx): Templa
 	}
 	for (const [section, rows] of Object.entries(value as Record<string, unknown>)) {
 		if (!(COMPONENT_SECTIONS as readonly string[]).includes(section) || !Array.isArray(rows)) {
-			addFieldIssue(ctx, `has an unknown section "${section}"`, 'Use only the header, body and buttons sections.', [
-				'components',
-				section,
-			]);
+			addFieldIssue(
+				ctx,
+				`has an unknown section "${section}"`,
+				'Use only the header, body and buttons sections.',
+				['components', section],
+			);
 			continue;
 		}
 		const entries = rows.map(
-			(row: { index?: unknown; value?: unknown }, rowIndex): [string, unknown, Array<string | number>] => [
+			(
+				row: { index?: unknown; value?: unknown },
+				rowIndex,
+			): [string, unknown, Array<string | number>] => [
 				String(row?.index ?? '').trim(),
 				row?.value,
 				['components', section, rowIndex],
@@ -90,7 +103,8 @@ export function componentsFromJson(value: unknown, ctx: z.RefinementCtx): Templa
 	const components: TemplateComponents = {};
 	const parsed = jsonObjectText('{"body": {"1": "Asha"}}').safeParse(value);
 	if (!parsed.success) {
-		for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['componentsJson', ...issue.path] });
+		for (const issue of parsed.error.issues)
+			ctx.addIssue({ ...issue, path: ['componentsJson', ...issue.path] });
 		return components;
 	}
 	for (const [section, sectionValue] of Object.entries(parsed.data)) {

@@ -1,21 +1,45 @@
 import { z } from 'zod';
 
-import { addFieldIssue, defaultCountryCode, describeType, isBlank, normaliseRecipient, requiredText } from './fieldSchemas';
+import {
+	addFieldIssue,
+	defaultCountryCode,
+	describeType,
+	isBlank,
+	normaliseRecipient,
+	requiredText,
+} from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';
-import { COMPONENTS_FIX, componentsFromJson, componentsFromRows, type TemplateComponents } from './templateComponents';
+import {
+	COMPONENTS_FIX,
+	componentsFromJson,
+	componentsFromRows,
+	type TemplateComponents,
+} from './templateComponents';
 
 export const whatsappFieldGuide: FieldGuide = {
-	to: { label: 'To', fix: 'Enter the recipient WhatsApp number in international format, e.g. +919812345678.' },
+	to: {
+		label: 'To',
+		fix: 'Enter the recipient WhatsApp number in international format, e.g. +919812345678.',
+	},
 	messageType: { label: 'Message Type', fix: 'Choose Template or Session.' },
-	templateName: { label: 'Template Name', fix: 'Enter the approved WhatsApp template name, e.g. order_update.' },
-	componentsInputMode: { label: 'Components Input', fix: 'Choose Using Fields Below or Using JSON.' },
+	templateName: {
+		label: 'Template Name',
+		fix: 'Enter the approved WhatsApp template name, e.g. order_update.',
+	},
+	componentsInputMode: {
+		label: 'Components Input',
+		fix: 'Choose Using Fields Below or Using JSON.',
+	},
 	components: { label: 'Components', fix: COMPONENTS_FIX },
 	componentsJson: {
 		label: 'Components (JSON)',
 		fix: 'Enter a JSON object, e.g. {"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}.',
 	},
 	text: { label: 'Text', fix: 'Enter the message text, e.g. Your order has shipped.' },
-	defaultCountryCode: { label: 'Options > Default Country Code', fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.' },
+	defaultCountryCode: {
+		label: 'Options > Default Country Code',
+		fix: 'Enter 1 to 4 digits, e.g. 91, or leave it empty.',
+	},
 };
 
 const sessionText = z.unknown().transform((value, ctx): string => {
@@ -62,7 +86,11 @@ export type WhatsappSendInput =
 
 type RawWhatsappInput = z.infer<typeof rawWhatsappInput>;
 
-function sessionMessage(input: RawWhatsappInput, to: string, ctx: z.RefinementCtx): WhatsappSendInput {
+function sessionMessage(
+	input: RawWhatsappInput,
+	to: string,
+	ctx: z.RefinementCtx,
+): WhatsappSendInput {
 	if (!isBlank(input.templateName)) {
 		addFieldIssue(
 			ctx,
@@ -72,9 +100,13 @@ function sessionMessage(input: RawWhatsappInput, to: string, ctx: z.RefinementCt
 		);
 	}
 	// Rows left empty count as none: a template treats `{ body: [] }` as no components, so a session must too.
-	const rowLists = typeof input.components === 'object' && input.components !== null ? Object.values(input.components) : [];
+	const rowLists =
+		typeof input.components === 'object' && input.components !== null
+			? Object.values(input.components)
+			: [];
 	const hasComponents =
-		!isBlank(input.componentsJson) || rowLists.some((rows) => (Array.isArray(rows) ? rows.length > 0 : !isBlank(rows)));
+		!isBlank(input.componentsJson) ||
+		rowLists.some((rows) => (Array.isArray(rows) ? rows.length > 0 : !isBlank(rows)));
 	if (hasComponents) {
 		addFieldIssue(
 			ctx,
@@ -91,7 +123,11 @@ function sessionMessage(input: RawWhatsappInput, to: string, ctx: z.RefinementCt
 	return { to, type: 'session', text: text.data };
 }
 
-function templateMessage(input: RawWhatsappInput, to: string, ctx: z.RefinementCtx): WhatsappSendInput {
+function templateMessage(
+	input: RawWhatsappInput,
+	to: string,
+	ctx: z.RefinementCtx,
+): WhatsappSendInput {
 	if (!isBlank(input.text)) {
 		addFieldIssue(
 			ctx,
@@ -102,7 +138,8 @@ function templateMessage(input: RawWhatsappInput, to: string, ctx: z.RefinementC
 	}
 	const templateName = requiredText(512, 'order_update').safeParse(input.templateName);
 	if (!templateName.success) {
-		for (const issue of templateName.error.issues) ctx.addIssue({ ...issue, path: ['templateName'] });
+		for (const issue of templateName.error.issues)
+			ctx.addIssue({ ...issue, path: ['templateName'] });
 		return z.NEVER;
 	}
 	const components =
@@ -110,10 +147,17 @@ function templateMessage(input: RawWhatsappInput, to: string, ctx: z.RefinementC
 			? componentsFromJson(input.componentsJson, ctx)
 			: componentsFromRows(input.components, ctx);
 	const hasComponents = Object.keys(components).length > 0;
-	return { to, type: 'template', templateName: templateName.data, ...(hasComponents ? { components } : {}) };
+	return {
+		to,
+		type: 'template',
+		templateName: templateName.data,
+		...(hasComponents ? { components } : {}),
+	};
 }
 
 export const whatsappSendSchema = rawWhatsappInput.transform((input, ctx): WhatsappSendInput => {
 	const to = normaliseRecipient(input.to, input.defaultCountryCode, ctx);
-	return input.messageType === 'session' ? sessionMessage(input, to, ctx) : templateMessage(input, to, ctx);
+	return input.messageType === 'session'
+		? sessionMessage(input, to, ctx)
+		: templateMessage(input, to, ctx);
 });

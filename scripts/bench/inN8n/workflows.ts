@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { campaignMessagingNode, SMS_ENTITY_ID, SMS_TEMPLATE_ID } from '../../lib/campaign-nodes';
 
-export type Sender = { kind: 'messaging'; options: Record<string, unknown> } | { kind: 'httpRequest'; options: Record<string, unknown> };
+export type Sender =
+	| { kind: 'messaging'; options: Record<string, unknown> }
+	| { kind: 'httpRequest'; options: Record<string, unknown> };
 
 /** The rows the campaign sends: `order_id` carries the run tag and the row, so the sandbox's count traces each item. */
 function rowsCode(count: number, runTag: string): string {
@@ -26,7 +28,11 @@ function httpRequestNode(baseUrl: string, apiKey: string, options: Record<string
 					{ name: 'to', value: '={{ $json.phone }}' },
 					{ name: 'entity_id', value: SMS_ENTITY_ID },
 					{ name: 'template_id', value: SMS_TEMPLATE_ID },
-					{ name: 'content', value: "={{ JSON.stringify({ customer_name: $json.name, order_id: $json.orderId, eta: '24 Nov' }) }}" },
+					{
+						name: 'content',
+						value:
+							"={{ JSON.stringify({ customer_name: $json.name, order_id: $json.orderId, eta: '24 Nov' }) }}",
+					},
 				],
 			},
 			options,
@@ -36,17 +42,43 @@ function httpRequestNode(baseUrl: string, apiKey: string, options: Record<string
 	};
 }
 
-export function campaignWorkflow(id: string, runTag: string, count: number, sender: Sender, api: { baseUrl: string; apiKey: string }) {
-	const send = sender.kind === 'messaging' ? campaignMessagingNode(sender.options) : httpRequestNode(api.baseUrl, api.apiKey, sender.options);
+export function campaignWorkflow(
+	id: string,
+	runTag: string,
+	count: number,
+	sender: Sender,
+	api: { baseUrl: string; apiKey: string },
+) {
+	const send =
+		sender.kind === 'messaging'
+			? campaignMessagingNode(sender.options)
+			: httpRequestNode(api.baseUrl, api.apiKey, sender.options);
 	return {
 		id,
 		name: `Bench ${runTag}`,
 		nodes: [
-			{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: randomUUID(), name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode: rowsCode(count, runTag) } },
+			{
+				id: randomUUID(),
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: randomUUID(),
+				name: 'Rows',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters: { jsCode: rowsCode(count, runTag) },
+			},
 			{ id: randomUUID(), name: 'Send', position: [440, 0], ...send },
 		],
-		connections: { Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Send', type: 'main', index: 0 }]] } },
+		connections: {
+			Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+			Rows: { main: [[{ node: 'Send', type: 'main', index: 0 }]] },
+		},
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};

@@ -33,7 +33,11 @@ export async function auditedNodeRun(
 	await sandbox.clearRequests();
 	const startedAt = Date.now();
 	const outcome = await withinTime(
-		sendThroughNode(campaignRows(sends, runTag), { baseUrl: sandbox.url, apiKey: sandbox.apiKey, options }),
+		sendThroughNode(campaignRows(sends, runTag), {
+			baseUrl: sandbox.url,
+			apiKey: sandbox.apiKey,
+			options,
+		}),
 		RUN_LIMIT_MS,
 		`${runTag}: node run`,
 	);

@@ -4,7 +4,12 @@ import path from 'node:path';
 
 import { messagingApiCredential } from '../../lib/credentials';
 import { findFreePort } from '../../lib/ports';
-import { executeWorkflow, importCredentials, importWorkflows, type N8nCliTarget } from '../../n8n/cli';
+import {
+	executeWorkflow,
+	importCredentials,
+	importWorkflows,
+	type N8nCliTarget,
+} from '../../n8n/cli';
 import { ensureN8nInstalled } from '../../n8n/install';
 import { buildAndPack, installPackageIntoUserFolder } from '../../n8n/package';
 import { CACHE_DIR } from '../../n8n/paths';
@@ -25,12 +30,48 @@ interface Case {
 }
 
 const CASES: Case[] = [
-	{ key: 'msg', label: 'Messaging node, defaults', sender: { kind: 'messaging', options: {} }, polite: false },
-	{ key: 'msg20', label: 'Messaging node, Max Concurrent Requests 20', sender: { kind: 'messaging', options: { maxConcurrency: 20 } }, polite: false },
-	{ key: 'http', label: 'HTTP Request node, defaults', sender: { kind: 'httpRequest', options: {} }, polite: false },
-	{ key: 'http20', label: 'HTTP Request node, Batching 20 per batch', sender: { kind: 'httpRequest', options: { batching: { batch: { batchSize: 20, batchInterval: 0 } } } }, polite: false },
-	{ key: 'msgPolite', label: 'provider at 100/s: Messaging node, Max Messages per Second 100', sender: { kind: 'messaging', options: { maxPerSecond: 100 } }, polite: true },
-	{ key: 'httpPolite', label: 'provider at 100/s: HTTP Request node, Batching 100 per 1,000 ms', sender: { kind: 'httpRequest', options: { batching: { batch: { batchSize: 100, batchInterval: 1000 } } } }, polite: true },
+	{
+		key: 'msg',
+		label: 'Messaging node, defaults',
+		sender: { kind: 'messaging', options: {} },
+		polite: false,
+	},
+	{
+		key: 'msg20',
+		label: 'Messaging node, Max Concurrent Requests 20',
+		sender: { kind: 'messaging', options: { maxConcurrency: 20 } },
+		polite: false,
+	},
+	{
+		key: 'http',
+		label: 'HTTP Request node, defaults',
+		sender: { kind: 'httpRequest', options: {} },
+		polite: false,
+	},
+	{
+		key: 'http20',
+		label: 'HTTP Request node, Batching 20 per batch',
+		sender: {
+			kind: 'httpRequest',
+			options: { batching: { batch: { batchSize: 20, batchInterval: 0 } } },
+		},
+		polite: false,
+	},
+	{
+		key: 'msgPolite',
+		label: 'provider at 100/s: Messaging node, Max Messages per Second 100',
+		sender: { kind: 'messaging', options: { maxPerSecond: 100 } },
+		polite: true,
+	},
+	{
+		key: 'httpPolite',
+		label: 'provider at 100/s: HTTP Request node, Batching 100 per 1,000 ms',
+		sender: {
+			kind: 'httpRequest',
+			options: { batching: { batch: { batchSize: 100, batchInterval: 1000 } } },
+		},
+		polite: true,
+	},
 ];
 
 interface CaseResult {
@@ -51,16 +92,34 @@ async function prepareN8n(sandbox: BenchSandbox): Promise<N8nCliTarget> {
 	return cli;
 }
 
-async function runCase(cli: N8nCliTarget, sandbox: BenchSandbox, entry: Case, runTag: string): Promise<CaseResult> {
+async function runCase(
+	cli: N8nCliTarget,
+	sandbox: BenchSandbox,
+	entry: Case,
+	runTag: string,
+): Promise<CaseResult> {
 	await sandbox.configure({ latency: LATENCY, rateLimit: entry.polite ? POLITE_LIMIT : null });
 	await sandbox.clearRequests();
 	const id = `bench${runTag.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 16);
-	await importWorkflows(cli, [campaignWorkflow(id, runTag, SENDS, entry.sender, { baseUrl: sandbox.url, apiKey: sandbox.apiKey })]);
+	await importWorkflows(cli, [
+		campaignWorkflow(id, runTag, SENDS, entry.sender, {
+			baseUrl: sandbox.url,
+			apiKey: sandbox.apiKey,
+		}),
+	]);
 	await executeWorkflow(cli, id);
 	const requests = await sandbox.requests();
 	const audit = auditDeliveries(await sandbox.messages(), runTag, SENDS);
-	const spanMs = Math.max(1, (requests[requests.length - 1]?.receivedAt ?? 0) - (requests[0]?.receivedAt ?? 0));
-	return { sendsPerSecond: (audit.accepted * 1000) / spanMs, rateLimited: countRateLimited(requests), failed: audit.lost, duplicates: audit.duplicates };
+	const spanMs = Math.max(
+		1,
+		(requests[requests.length - 1]?.receivedAt ?? 0) - (requests[0]?.receivedAt ?? 0),
+	);
+	return {
+		sendsPerSecond: (audit.accepted * 1000) / spanMs,
+		rateLimited: countRateLimited(requests),
+		failed: audit.lost,
+		duplicates: audit.duplicates,
+	};
 }
 
 /**
@@ -71,14 +130,23 @@ export async function measureInN8n(sandbox: BenchSandbox): Promise<ScenarioRepor
 	const cli = await prepareN8n(sandbox);
 	const results = new Map<string, CaseResult>();
 	try {
-		for (const entry of CASES) results.set(entry.key, await runCase(cli, sandbox, entry, `n8n-${entry.key}-${Date.now()}`));
+		for (const entry of CASES)
+			results.set(entry.key, await runCase(cli, sandbox, entry, `n8n-${entry.key}-${Date.now()}`));
 	} catch (error) {
-		throw new Error(`${(error as Error).message}\nn8n's log: ${path.join(cli.userFolder, 'n8n-cli.log')}`);
+		throw new Error(
+			`${(error as Error).message}\nn8n's log: ${path.join(cli.userFolder, 'n8n-cli.log')}`,
+		);
 	}
 	fs.rmSync(cli.userFolder, { recursive: true, force: true });
 	const of = (key: string) => results.get(key)!;
-	const messagingFailed = CASES.filter((entry) => entry.sender.kind === 'messaging').reduce((sum, entry) => sum + of(entry.key).failed, 0);
-	const httpFailed = CASES.filter((entry) => entry.sender.kind === 'httpRequest').reduce((sum, entry) => sum + of(entry.key).failed, 0);
+	const messagingFailed = CASES.filter((entry) => entry.sender.kind === 'messaging').reduce(
+		(sum, entry) => sum + of(entry.key).failed,
+		0,
+	);
+	const httpFailed = CASES.filter((entry) => entry.sender.kind === 'httpRequest').reduce(
+		(sum, entry) => sum + of(entry.key).failed,
+		0,
+	);
 	const politeRatio = of('msgPolite').sendsPerSecond / of('httpPolite').sendsPerSecond;
 	return {
 		title: '5. In n8n',
@@ -90,7 +158,10 @@ export async function measureInN8n(sandbox: BenchSandbox): Promise<ScenarioRepor
 			const result = of(entry.key);
 			return [
 				{ label: `${entry.label}: sends/s`, value: formatNumber(result.sendsPerSecond, 1) },
-				{ label: `${entry.label}: 429s / failed items / duplicates`, value: `${result.rateLimited} / ${result.failed} / ${result.duplicates}` },
+				{
+					label: `${entry.label}: 429s / failed items / duplicates`,
+					value: `${result.rateLimited} / ${result.failed} / ${result.duplicates}`,
+				},
 			];
 		}),
 		targets: [
@@ -102,7 +173,11 @@ export async function measureInN8n(sandbox: BenchSandbox): Promise<ScenarioRepor
 			{
 				target: 'In n8n: Messaging node 0 failed items, 0 duplicates in every case',
 				measured: `${messagingFailed} failed, ${CASES.filter((entry) => entry.sender.kind === 'messaging').reduce((sum, entry) => sum + of(entry.key).duplicates, 0)} duplicates (HTTP Request node: ${httpFailed} failed)`,
-				holds: messagingFailed === 0 && CASES.every((entry) => entry.sender.kind !== 'messaging' || of(entry.key).duplicates === 0),
+				holds:
+					messagingFailed === 0 &&
+					CASES.every(
+						(entry) => entry.sender.kind !== 'messaging' || of(entry.key).duplicates === 0,
+					),
 			},
 		],
 	};

@@ -48,12 +48,19 @@ async function nodeSample(
 	const startedAt = Date.now();
 	const cpuAtStart = process.cpuUsage();
 	const outcome = await withinTime(
-		sendThroughNode(campaignRows(sends, runTag), { baseUrl: sandbox.url, apiKey: sandbox.apiKey, options: {} }, sender),
+		sendThroughNode(
+			campaignRows(sends, runTag),
+			{ baseUrl: sandbox.url, apiKey: sandbox.apiKey, options: {} },
+			sender,
+		),
 		RUN_LIMIT_MS,
 		`Overhead: ${sender} node run`,
 	);
 	const cpuMs = cpuMsPerSend(cpuAtStart, sends);
-	if (outcome.failed > 0) throw new Error(`Overhead: ${outcome.failed} node sends failed without a rate limit: ${outcome.firstError}`);
+	if (outcome.failed > 0)
+		throw new Error(
+			`Overhead: ${outcome.failed} node sends failed without a rate limit: ${outcome.firstError}`,
+		);
 	const requests = await sandbox.requests();
 	const firstAt = requests[0].receivedAt;
 	const lastAt = requests[requests.length - 1].receivedAt;
@@ -73,23 +80,41 @@ async function plainSample(
 ): Promise<PlainSample> {
 	const cpuAtStart = process.cpuUsage();
 	const outcome = await withinTime(
-		sendWithPlainAxios(campaignRows(sends, runTag), sandbox.url, sandbox.apiKey, CONCURRENCY, connections),
+		sendWithPlainAxios(
+			campaignRows(sends, runTag),
+			sandbox.url,
+			sandbox.apiKey,
+			CONCURRENCY,
+			connections,
+		),
 		RUN_LIMIT_MS,
 		`Overhead: plain axios run (${connections})`,
 	);
-	if (outcome.failed > 0) throw new Error(`Overhead: ${outcome.failed} plain axios sends failed (${connections})`);
-	return { sendsPerSecond: sendsPerSecond(sends, outcome.wallMs), cpuMsPerSend: cpuMsPerSend(cpuAtStart, sends) };
+	if (outcome.failed > 0)
+		throw new Error(`Overhead: ${outcome.failed} plain axios sends failed (${connections})`);
+	return {
+		sendsPerSecond: sendsPerSecond(sends, outcome.wallMs),
+		cpuMsPerSend: cpuMsPerSend(cpuAtStart, sends),
+	};
 }
 
 /**
  * The node and the two plain clients take turns, each repetition starting one later in the rotation,
  * so drift in machine load falls on all alike. One untimed warm-up run each lets the JIT settle.
  */
-export async function measureOverhead(sandbox: BenchSandbox, repetitions: number): Promise<ScenarioReport> {
+export async function measureOverhead(
+	sandbox: BenchSandbox,
+	repetitions: number,
+): Promise<ScenarioReport> {
 	await sandbox.configure({ latency: { fixedMs: LATENCY_MS, jitterMs: 0 }, rateLimit: null });
 	await nodeSample(sandbox, 'overhead-warm-node', WARM_UP_SENDS);
 	await plainSample(sandbox, 'overhead-warm-plain', 'keep-alive', WARM_UP_SENDS);
-	await plainSample(sandbox, 'overhead-warm-plain-closing', 'connection-per-request', WARM_UP_SENDS);
+	await plainSample(
+		sandbox,
+		'overhead-warm-plain-closing',
+		'connection-per-request',
+		WARM_UP_SENDS,
+	);
 	await nodeSample(sandbox, 'overhead-warm-floor', WARM_UP_SENDS, 'helper-floor');
 
 	const nodeSamples: NodeSample[] = [];
@@ -99,12 +124,20 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 	for (let repetition = 0; repetition < repetitions; repetition++) {
 		const runs = [
 			async () => nodeSamples.push(await nodeSample(sandbox, `overhead-node-${repetition}`)),
-			async () => plainSamples.push(await plainSample(sandbox, `overhead-plain-${repetition}`, 'keep-alive')),
+			async () =>
+				plainSamples.push(await plainSample(sandbox, `overhead-plain-${repetition}`, 'keep-alive')),
 			async () =>
 				closingPlainSamples.push(
-					await plainSample(sandbox, `overhead-plain-closing-${repetition}`, 'connection-per-request'),
+					await plainSample(
+						sandbox,
+						`overhead-plain-closing-${repetition}`,
+						'connection-per-request',
+					),
 				),
-			async () => floorSamples.push(await nodeSample(sandbox, `overhead-floor-${repetition}`, SENDS, 'helper-floor')),
+			async () =>
+				floorSamples.push(
+					await nodeSample(sandbox, `overhead-floor-${repetition}`, SENDS, 'helper-floor'),
+				),
 		];
 		for (let turn = 0; turn < runs.length; turn++) await runs[(repetition + turn) % runs.length]();
 	}
@@ -127,12 +160,30 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 			{ label: 'node sends/s', value: formatNumber(nodeRate, 1) },
 			{ label: 'plain axios sends/s', value: formatNumber(plainRate, 1) },
 			{ label: 'ratio node / plain', value: formatNumber(nodeRate / plainRate, 2) },
-			{ label: 'plain axios, a connection per request, sends/s', value: formatNumber(closingPlainRate, 1) },
-			{ label: 'ratio node / plain with a connection per request', value: formatNumber(nodeRate / closingPlainRate, 2) },
-			{ label: 'node: ms before the first send', value: formatNumber(median(nodeSamples.map((sample) => sample.msBeforeFirstSend))) },
-			{ label: 'node: sends/s once sending', value: formatNumber(median(nodeSamples.map((sample) => sample.sendPhasePerSecond)), 1) },
-			{ label: 'node CPU ms per send', value: formatNumber(median(nodeSamples.map((sample) => sample.cpuMsPerSend)), 2) },
-			{ label: 'plain axios CPU ms per send', value: formatNumber(median(plainSamples.map((sample) => sample.cpuMsPerSend)), 2) },
+			{
+				label: 'plain axios, a connection per request, sends/s',
+				value: formatNumber(closingPlainRate, 1),
+			},
+			{
+				label: 'ratio node / plain with a connection per request',
+				value: formatNumber(nodeRate / closingPlainRate, 2),
+			},
+			{
+				label: 'node: ms before the first send',
+				value: formatNumber(median(nodeSamples.map((sample) => sample.msBeforeFirstSend))),
+			},
+			{
+				label: 'node: sends/s once sending',
+				value: formatNumber(median(nodeSamples.map((sample) => sample.sendPhasePerSecond)), 1),
+			},
+			{
+				label: 'node CPU ms per send',
+				value: formatNumber(median(nodeSamples.map((sample) => sample.cpuMsPerSend)), 2),
+			},
+			{
+				label: 'plain axios CPU ms per send',
+				value: formatNumber(median(plainSamples.map((sample) => sample.cpuMsPerSend)), 2),
+			},
 			{
 				label: 'plain axios, a connection per request, CPU ms per send',
 				value: formatNumber(median(closingPlainSamples.map((sample) => sample.cpuMsPerSend)), 2),
@@ -140,8 +191,14 @@ export async function measureOverhead(sandbox: BenchSandbox, repetitions: number
 			{ label: 'bare-helper node sends/s', value: formatNumber(floorRate, 1) },
 			{ label: 'ratio bare-helper node / plain', value: formatNumber(floorRate / plainRate, 2) },
 			{ label: 'ratio node / bare-helper node (the target)', value: formatNumber(ratio, 2) },
-			{ label: 'bare-helper node CPU ms per send', value: formatNumber(median(floorSamples.map((sample) => sample.cpuMsPerSend)), 2) },
-			{ label: 'ideal sends/s (concurrency / latency)', value: formatNumber((CONCURRENCY * 1000) / LATENCY_MS, 1) },
+			{
+				label: 'bare-helper node CPU ms per send',
+				value: formatNumber(median(floorSamples.map((sample) => sample.cpuMsPerSend)), 2),
+			},
+			{
+				label: 'ideal sends/s (concurrency / latency)',
+				value: formatNumber((CONCURRENCY * 1000) / LATENCY_MS, 1),
+			},
 		],
 		targets: [
 			{

@@ -12,11 +12,23 @@ const CONCURRENCY = 10;
 const DEFAULT_MAX_TRIES_ON_429 = 3;
 const MAX_TRIES_ON_429 = Number(process.env.BENCH_OVERLOAD_MAX_TRIES ?? DEFAULT_MAX_TRIES_ON_429);
 
-export async function measureOverload(sandbox: BenchSandbox, repetitions: number): Promise<ScenarioReport> {
+export async function measureOverload(
+	sandbox: BenchSandbox,
+	repetitions: number,
+): Promise<ScenarioReport> {
 	const options = { maxConcurrency: CONCURRENCY, maxPerSecond: 0, maxTries429: MAX_TRIES_ON_429 };
 	const runs: AuditedRun[] = [];
 	for (let repetition = 0; repetition < repetitions; repetition++) {
-		runs.push(await auditedNodeRun(sandbox, `overload-${repetition}`, SENDS, options, PROVIDER_RATE_LIMIT, PROVIDER_LATENCY));
+		runs.push(
+			await auditedNodeRun(
+				sandbox,
+				`overload-${repetition}`,
+				SENDS,
+				options,
+				PROVIDER_RATE_LIMIT,
+				PROVIDER_LATENCY,
+			),
+		);
 	}
 	const worst = (pick: (run: AuditedRun) => number) => Math.max(...runs.map(pick));
 	const lost = worst((run) => run.lost);
@@ -33,12 +45,22 @@ export async function measureOverload(sandbox: BenchSandbox, repetitions: number
 			{ label: 'failed items (worst run)', value: String(failures) },
 			{ label: 'lost items (worst run)', value: String(lost) },
 			{ label: 'duplicates (worst run)', value: String(duplicates) },
-			{ label: '429s seen (median)', value: formatNumber(median(runs.map((run) => run.rateLimited))) },
-			{ label: 'wall time s', value: formatNumber(median(runs.map((run) => run.wallMs)) / 1000, 2) },
+			{
+				label: '429s seen (median)',
+				value: formatNumber(median(runs.map((run) => run.rateLimited))),
+			},
+			{
+				label: 'wall time s',
+				value: formatNumber(median(runs.map((run) => run.wallMs)) / 1000, 2),
+			},
 		],
 		targets: [
 			{ target: 'Overload: zero losses', measured: String(lost), holds: lost === 0 },
-			{ target: 'Overload: zero duplicates', measured: String(duplicates), holds: duplicates === 0 },
+			{
+				target: 'Overload: zero duplicates',
+				measured: String(duplicates),
+				holds: duplicates === 0,
+			},
 		],
 	};
 }

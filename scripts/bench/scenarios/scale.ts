@@ -28,17 +28,28 @@ async function probe(
 	runTag: string,
 	sender: CampaignSender = 'messaging',
 ): Promise<ProbeReport> {
-	const child = spawnTypeScript('scaleProbe.ts', {
-		BENCH_SENDER: sender,
-		BENCH_ITEMS: String(items),
-		BENCH_SANDBOX_URL: sandbox.url,
-		BENCH_API_KEY: sandbox.apiKey,
-		BENCH_RUN_TAG: runTag,
-	}, ['--expose-gc']);
+	const child = spawnTypeScript(
+		'scaleProbe.ts',
+		{
+			BENCH_SENDER: sender,
+			BENCH_ITEMS: String(items),
+			BENCH_SANDBOX_URL: sandbox.url,
+			BENCH_API_KEY: sandbox.apiKey,
+			BENCH_RUN_TAG: runTag,
+		},
+		['--expose-gc'],
+	);
 	child.stdin.end();
 	try {
-		const report = await firstJsonLine<ProbeReport>(child, PROBE_LIMIT_MS, `Scale probe with ${items} items`);
-		if (report.delivered !== items) throw new Error(`Scale probe with ${items} items delivered ${report.delivered} (${report.failed} failed)`);
+		const report = await firstJsonLine<ProbeReport>(
+			child,
+			PROBE_LIMIT_MS,
+			`Scale probe with ${items} items`,
+		);
+		if (report.delivered !== items)
+			throw new Error(
+				`Scale probe with ${items} items delivered ${report.delivered} (${report.failed} failed)`,
+			);
 		return report;
 	} finally {
 		await waitForExit(child, 10_000);
@@ -46,7 +57,10 @@ async function probe(
 }
 
 /** Each run is a fresh process, so one run's heap cannot flatter or burden the next; baseline and full runs alternate. */
-export async function measureScale(sandbox: BenchSandbox, repetitions: number): Promise<ScenarioReport> {
+export async function measureScale(
+	sandbox: BenchSandbox,
+	repetitions: number,
+): Promise<ScenarioReport> {
 	await sandbox.configure({ latency: { fixedMs: LATENCY_MS, jitterMs: 0 }, rateLimit: null });
 	const baselines: ProbeReport[] = [];
 	const fullRuns: ProbeReport[] = [];
@@ -61,7 +75,9 @@ export async function measureScale(sandbox: BenchSandbox, repetitions: number): 
 	const extraMb = fullMb - baselineMb;
 	const floorExtraMb = median(floorRuns.map((run) => run.peakRssBytes)) / BYTES_PER_MB - baselineMb;
 	const retainedExtraMb =
-		(median(fullRuns.map((run) => run.retainedHeapBytes)) - median(baselines.map((run) => run.retainedHeapBytes))) / BYTES_PER_MB;
+		(median(fullRuns.map((run) => run.retainedHeapBytes)) -
+			median(baselines.map((run) => run.retainedHeapBytes))) /
+		BYTES_PER_MB;
 	return {
 		title: '4. Scale',
 		setup:
@@ -71,9 +87,18 @@ export async function measureScale(sandbox: BenchSandbox, repetitions: number): 
 			{ label: `peak RSS, ${BASELINE_ITEMS} item MB`, value: formatNumber(baselineMb, 1) },
 			{ label: `peak RSS, ${formatNumber(ITEMS)} items MB`, value: formatNumber(fullMb, 1) },
 			{ label: 'extra peak RSS MB', value: formatNumber(extraMb, 1) },
-			{ label: 'extra heap still reachable after the run (full GC) MB', value: formatNumber(retainedExtraMb, 1) },
-			{ label: `${formatNumber(ITEMS)}-item run s`, value: formatNumber(median(fullRuns.map((run) => run.wallMs)) / 1000, 2) },
-			{ label: `bare-helper node, ${formatNumber(ITEMS)} items: extra peak RSS MB`, value: formatNumber(floorExtraMb, 1) },
+			{
+				label: 'extra heap still reachable after the run (full GC) MB',
+				value: formatNumber(retainedExtraMb, 1),
+			},
+			{
+				label: `${formatNumber(ITEMS)}-item run s`,
+				value: formatNumber(median(fullRuns.map((run) => run.wallMs)) / 1000, 2),
+			},
+			{
+				label: `bare-helper node, ${formatNumber(ITEMS)} items: extra peak RSS MB`,
+				value: formatNumber(floorExtraMb, 1),
+			},
 		],
 		targets: [
 			{

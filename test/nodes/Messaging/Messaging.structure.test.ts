@@ -40,7 +40,10 @@ describe('Messaging node description', () => {
 		expect(scoped.length).toBeGreaterThan(0);
 		for (const property of scoped) {
 			const show = property.displayOptions?.show ?? {};
-			expect({ name: property.name, resources: (show.resource as string[] | undefined)?.length }).toEqual({
+			expect({
+				name: property.name,
+				resources: (show.resource as string[] | undefined)?.length,
+			}).toEqual({
 				name: property.name,
 				resources: 1,
 			});
@@ -56,18 +59,50 @@ describe('Messaging node description', () => {
 	test.each([
 		[
 			{ resource: 'sms', operation: 'send' },
-			['entityId', 'operation', 'options', 'resource', 'templateId', 'to', 'variables', 'variablesInputMode'],
+			[
+				'entityId',
+				'operation',
+				'options',
+				'resource',
+				'templateId',
+				'to',
+				'variables',
+				'variablesInputMode',
+			],
 		],
 		[
 			{ resource: 'sms', operation: 'send', variablesInputMode: 'json' },
-			['entityId', 'operation', 'options', 'resource', 'templateId', 'to', 'variablesInputMode', 'variablesJson'],
+			[
+				'entityId',
+				'operation',
+				'options',
+				'resource',
+				'templateId',
+				'to',
+				'variablesInputMode',
+				'variablesJson',
+			],
 		],
 		[
 			{ resource: 'whatsapp', operation: 'send' },
-			['components', 'componentsInputMode', 'messageType', 'operation', 'options', 'resource', 'templateName', 'to'],
+			[
+				'components',
+				'componentsInputMode',
+				'messageType',
+				'operation',
+				'options',
+				'resource',
+				'templateName',
+				'to',
+			],
 		],
 		[
-			{ resource: 'whatsapp', operation: 'send', messageType: 'template', componentsInputMode: 'json' },
+			{
+				resource: 'whatsapp',
+				operation: 'send',
+				messageType: 'template',
+				componentsInputMode: 'json',
+			},
 			[
 				'componentsInputMode',
 				'componentsJson',
@@ -84,7 +119,12 @@ describe('Messaging node description', () => {
 			['messageType', 'operation', 'options', 'resource', 'text', 'to'],
 		],
 		[
-			{ resource: 'whatsapp', operation: 'send', messageType: 'session', componentsInputMode: 'json' },
+			{
+				resource: 'whatsapp',
+				operation: 'send',
+				messageType: 'session',
+				componentsInputMode: 'json',
+			},
 			['messageType', 'operation', 'options', 'resource', 'text', 'to'],
 		],
 		[
@@ -106,10 +146,24 @@ describe('Messaging node description', () => {
 		],
 		[
 			{ resource: 'whatsapp', operation: 'sendAndWait', messageType: 'session' },
-			['approvalOptions', 'message', 'messageType', 'operation', 'options', 'resource', 'responseType', 'to'],
+			[
+				'approvalOptions',
+				'message',
+				'messageType',
+				'operation',
+				'options',
+				'resource',
+				'responseType',
+				'to',
+			],
 		],
 		[
-			{ resource: 'whatsapp', operation: 'sendAndWait', messageType: 'template', responseType: 'freeText' },
+			{
+				resource: 'whatsapp',
+				operation: 'sendAndWait',
+				messageType: 'template',
+				responseType: 'freeText',
+			},
 			[
 				'components',
 				'componentsInputMode',
@@ -145,10 +199,16 @@ describe('Messaging node description', () => {
 			(candidate) => candidate.type === 'options' && selectors.has(candidate.name),
 		);
 		// The resource selector and one operation selector per resource.
-		expect(selectorProperties.map((selector) => selector.name).sort()).toEqual(['operation', 'operation', 'resource']);
+		expect(selectorProperties.map((selector) => selector.name).sort()).toEqual([
+			'operation',
+			'operation',
+			'resource',
+		]);
 		for (const selector of selectorProperties) {
 			const options = selector.options as INodePropertyOptions[];
-			expect(options.map((option) => option.name)).toEqual(options.map((option) => option.name).sort(byDisplayName));
+			expect(options.map((option) => option.name)).toEqual(
+				options.map((option) => option.name).sort(byDisplayName),
+			);
 			if (selector.name === 'operation') {
 				expect(options.length).toBeGreaterThan(0);
 				for (const option of options) {
@@ -161,7 +221,8 @@ describe('Messaging node description', () => {
 
 	test('options collections are alphabetical, carry the contract names, and the callback URL is SMS only', () => {
 		const collections = properties.filter(
-			(candidate) => candidate.name === 'options' && candidate.displayOptions?.show?.operation?.[0] === 'send',
+			(candidate) =>
+				candidate.name === 'options' && candidate.displayOptions?.show?.operation?.[0] === 'send',
 		);
 		expect(collections).toHaveLength(2);
 		for (const collection of collections) {
@@ -196,7 +257,9 @@ describe('Messaging node description', () => {
 
 	test('Send and Wait has one options collection per response type, with the wait limit and no batch knobs', () => {
 		const collections = properties.filter(
-			(candidate) => candidate.name === 'options' && candidate.displayOptions?.show?.operation?.[0] === 'sendAndWait',
+			(candidate) =>
+				candidate.name === 'options' &&
+				candidate.displayOptions?.show?.operation?.[0] === 'sendAndWait',
 		);
 		const names = (responseType: string) => {
 			const collection = collections.find((candidate) =>
@@ -208,11 +271,24 @@ describe('Messaging node description', () => {
 			);
 			return options.map((option) => option.name).sort();
 		};
-		const shared = ['bodyEncoding', 'buttonUrlPrefix', 'defaultCountryCode', 'idempotencyKey', 'limitWaitTime', 'timeout'];
+		const shared = [
+			'bodyEncoding',
+			'buttonUrlPrefix',
+			'defaultCountryCode',
+			'idempotencyKey',
+			'limitWaitTime',
+			'timeout',
+		];
 		expect(collections).toHaveLength(2);
 		expect(names('approval')).toEqual(shared);
 		expect(names('freeText')).toEqual(
-			[...shared, 'messageButtonLabel', 'responseFormButtonLabel', 'responseFormDescription', 'responseFormTitle'].sort(),
+			[
+				...shared,
+				'messageButtonLabel',
+				'responseFormButtonLabel',
+				'responseFormDescription',
+				'responseFormTitle',
+			].sort(),
 		);
 	});
 
@@ -225,15 +301,23 @@ describe('Messaging node description', () => {
 					name: property.name,
 					description: true,
 				});
-			if (property.placeholder && property.type !== 'collection' && property.type !== 'fixedCollection') {
-				expect({ name: property.name, placeholder: property.placeholder.startsWith('e.g. ') }).toEqual({
+			if (
+				property.placeholder &&
+				property.type !== 'collection' &&
+				property.type !== 'fixedCollection'
+			) {
+				expect({
+					name: property.name,
+					placeholder: property.placeholder.startsWith('e.g. '),
+				}).toEqual({
 					name: property.name,
 					placeholder: true,
 				});
 			}
 			if (property.type === 'collection') (property.options as INodeProperties[]).forEach(check);
 			if (property.type === 'fixedCollection') {
-				for (const group of property.options as INodePropertyCollection[]) group.values.forEach(check);
+				for (const group of property.options as INodePropertyCollection[])
+					group.values.forEach(check);
 			}
 		};
 		properties.forEach(check);
@@ -251,9 +335,13 @@ describe('Messaging node description', () => {
 		]);
 		expect(typeof node.methods.credentialTest.testMessagingApiCredential).toBe('function');
 		const nodeDir = path.join(__dirname, '../../../nodes/Messaging');
-		expect(description.icon).toEqual({ light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' });
+		expect(description.icon).toEqual({
+			light: 'file:messaging.svg',
+			dark: 'file:messaging.dark.svg',
+		});
 		expect(
-			existsSync(path.join(nodeDir, 'messaging.svg')) && existsSync(path.join(nodeDir, 'messaging.dark.svg')),
+			existsSync(path.join(nodeDir, 'messaging.svg')) &&
+				existsSync(path.join(nodeDir, 'messaging.dark.svg')),
 		).toBe(true);
 		const codex = JSON.parse(readFileSync(path.join(nodeDir, 'Messaging.node.json'), 'utf8'));
 		expect(codex.node).toBe('n8n-nodes-messaging.messaging');
@@ -281,8 +369,16 @@ describe('Messaging API credential', () => {
 		expect(credential.name).toBe('messagingApi');
 		expect(credential.displayName).toBe('Messaging API');
 		const [apiKey, baseUrl] = credential.properties;
-		expect(apiKey).toMatchObject({ name: 'apiKey', typeOptions: { password: true }, required: true });
-		expect(baseUrl).toMatchObject({ name: 'baseUrl', required: true, placeholder: 'e.g. https://api.example.com' });
+		expect(apiKey).toMatchObject({
+			name: 'apiKey',
+			typeOptions: { password: true },
+			required: true,
+		});
+		expect(baseUrl).toMatchObject({
+			name: 'baseUrl',
+			required: true,
+			placeholder: 'e.g. https://api.example.com',
+		});
 		expect(credential.documentationUrl).toMatch(/^https:\/\//);
 		const credentialDir = path.join(__dirname, '../../../credentials');
 		expect(
@@ -296,9 +392,18 @@ describe('Messaging API credential', () => {
 			credentials: ICredentialDataDecryptedObject,
 			request: IHttpRequestOptions,
 		) => Promise<IHttpRequestOptions>;
-		const request: IHttpRequestOptions = { url: 'https://api.example.com/v1/sms/send', headers: { accept: 'application/json' } };
-		const authenticated = await authenticate({ apiKey: 'sk_live_123', baseUrl: 'https://api.example.com' }, request);
-		expect(authenticated.headers).toEqual({ accept: 'application/json', Authorization: 'Bearer sk_live_123' });
+		const request: IHttpRequestOptions = {
+			url: 'https://api.example.com/v1/sms/send',
+			headers: { accept: 'application/json' },
+		};
+		const authenticated = await authenticate(
+			{ apiKey: 'sk_live_123', baseUrl: 'https://api.example.com' },
+			request,
+		);
+		expect(authenticated.headers).toEqual({
+			accept: 'application/json',
+			Authorization: 'Bearer sk_live_123',
+		});
 		expect(authenticated.url).toBe(request.url);
 		expect(request.headers).toEqual({ accept: 'application/json' });
 		const withoutHeaders = await authenticate({ apiKey: 'k2' }, { url: 'https://api.example.com' });

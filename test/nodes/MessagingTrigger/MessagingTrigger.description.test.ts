@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NodeHelpers, type ICredentialType, type INodeParameters, type INodePropertyOptions } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type ICredentialType,
+	type INodeParameters,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { MessagingWebhookApi } from '../../../credentials/MessagingWebhookApi.credentials';
 import { MessagingTrigger } from '../../../nodes/MessagingTrigger/MessagingTrigger.node';
@@ -17,24 +22,56 @@ describe('Messaging Trigger description', () => {
 
 	it('is a trigger with one POST webhook answered on receipt', () => {
 		expect(description).toEqual(
-			expect.objectContaining({ name: 'messagingTrigger', group: ['trigger'], inputs: [], version: [1, 1.1], defaultVersion: 1.1 }),
+			expect.objectContaining({
+				name: 'messagingTrigger',
+				group: ['trigger'],
+				inputs: [],
+				version: [1, 1.1],
+				defaultVersion: 1.1,
+			}),
 		);
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'messaging-events' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'messaging-events',
+			},
 		]);
 	});
 
 	it('requires the signing-secret credential and names a credential test that exists', () => {
 		expect(description.credentials).toEqual([
-			{ name: 'messagingWebhookApi', required: true, testedBy: 'messagingWebhookSigningSecretTest' },
+			{
+				name: 'messagingWebhookApi',
+				required: true,
+				testedBy: 'messagingWebhookSigningSecretTest',
+			},
 		]);
 		expect(typeof methods.credentialTest.messagingWebhookSigningSecretTest).toBe('function');
 	});
 
 	/** The parameters n8n completes a saved node with when it loads it (the Workflow constructor does this). */
 	function loaded(typeVersion: number, saved: INodeParameters = {}): INodeParameters {
-		const node = { id: 'n', name: 'Messaging Trigger', type: 'n8n-nodes-messaging.messagingTrigger', typeVersion, position: [0, 0] as [number, number], parameters: saved };
-		return NodeHelpers.getNodeParameters(description.properties, saved, true, false, node, description) ?? {};
+		const node = {
+			id: 'n',
+			name: 'Messaging Trigger',
+			type: 'n8n-nodes-messaging.messagingTrigger',
+			typeVersion,
+			position: [0, 0] as [number, number],
+			parameters: saved,
+		};
+		return (
+			NodeHelpers.getNodeParameters(
+				description.properties,
+				saved,
+				true,
+				false,
+				node,
+				description,
+			) ?? {}
+		);
 	}
 
 	it('gives a new trigger (1.1) both event kinds, and a trigger saved before them (1) status updates only', () => {
@@ -47,8 +84,12 @@ describe('Messaging Trigger description', () => {
 		const selectors = description.properties.filter((property) => property.name === 'events');
 		expect(selectors).toHaveLength(2);
 		for (const selector of selectors) {
-			expect(selector).toEqual(expect.objectContaining({ type: 'multiOptions', required: true, displayName: 'Events' }));
-			expect((selector.options as INodePropertyOptions[]).map((option) => [option.name, option.value])).toEqual([
+			expect(selector).toEqual(
+				expect.objectContaining({ type: 'multiOptions', required: true, displayName: 'Events' }),
+			);
+			expect(
+				(selector.options as INodePropertyOptions[]).map((option) => [option.name, option.value]),
+			).toEqual([
 				['Inbound Messages', 'message.inbound'],
 				['Status Updates', 'message.status'],
 			]);
@@ -65,7 +106,8 @@ describe('Messaging Trigger description', () => {
 
 	it('offers the documented channels and statuses, alphabetically, defaulting to all', () => {
 		const options = (name: string) =>
-			description.properties.find((property) => property.name === name)!.options as INodePropertyOptions[];
+			description.properties.find((property) => property.name === name)!
+				.options as INodePropertyOptions[];
 		expect(options('channels').map((option) => option.value)).toEqual(['sms', 'whatsapp']);
 		expect(options('statuses').map((option) => option.value)).toEqual([
 			'delivered',
@@ -78,7 +120,9 @@ describe('Messaging Trigger description', () => {
 		for (const name of ['channels', 'statuses']) {
 			const names = options(name).map((option) => option.name);
 			expect(names).toEqual([...names].sort());
-			expect(description.properties.find((property) => property.name === name)!.default).toEqual([]);
+			expect(description.properties.find((property) => property.name === name)!.default).toEqual(
+				[],
+			);
 		}
 	});
 
@@ -86,7 +130,9 @@ describe('Messaging Trigger description', () => {
 		const icon = description.icon as { light: string; dark: string };
 		expect(icon.light).not.toBe(icon.dark);
 		for (const file of [icon.light, icon.dark]) {
-			expect(existsSync(join(root, 'nodes', 'MessagingTrigger', file.replace('file:', '')))).toBe(true);
+			expect(existsSync(join(root, 'nodes', 'MessagingTrigger', file.replace('file:', '')))).toBe(
+				true,
+			);
 		}
 	});
 
@@ -99,7 +145,9 @@ describe('Messaging Trigger description', () => {
 
 	it('is registered in package.json with its credential', () => {
 		expect(packageJson.n8n.nodes).toContain('dist/nodes/MessagingTrigger/MessagingTrigger.node.js');
-		expect(packageJson.n8n.credentials).toContain('dist/credentials/MessagingWebhookApi.credentials.js');
+		expect(packageJson.n8n.credentials).toContain(
+			'dist/credentials/MessagingWebhookApi.credentials.js',
+		);
 	});
 });
 

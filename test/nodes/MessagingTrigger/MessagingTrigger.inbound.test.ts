@@ -21,14 +21,19 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 		harness = await startTriggerHarness({ signingSecret: SECRET, parameters, typeVersion });
 	}
 
-	it('runs a text message as one item: the event as sent, with the session window\'s end', async () => {
+	it("runs a text message as one item: the event as sent, with the session window's end", async () => {
 		await start();
 		const event = inboundEvent({ timestamp: '2026-11-23T10:00:00.000Z' });
 
 		const result = await postDelivery(harness.url, JSON.stringify(event), { secret: SECRET });
 
-		expect(result).toEqual({ status: 200, body: { received: 1, accepted: 1, duplicates: 0, filteredOut: 0 } });
-		expect(harness.runs).toEqual([[{ json: { ...event, window_expires_at: '2026-11-24T10:00:00.000Z' } }]]);
+		expect(result).toEqual({
+			status: 200,
+			body: { received: 1, accepted: 1, duplicates: 0, filteredOut: 0 },
+		});
+		expect(harness.runs).toEqual([
+			[{ json: { ...event, window_expires_at: '2026-11-24T10:00:00.000Z' } }],
+		]);
 		expect(harness.logs.filter((entry) => entry.level === 'warn')).toEqual([]);
 	});
 
@@ -44,7 +49,9 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 
 		await postDelivery(harness.url, JSON.stringify(event), { secret: SECRET });
 
-		expect(harness.runs).toEqual([[{ json: { ...event, window_expires_at: windowAfter(event.timestamp) } }]]);
+		expect(harness.runs).toEqual([
+			[{ json: { ...event, window_expires_at: windowAfter(event.timestamp) } }],
+		]);
 		expect(harness.runs[0][0].json).not.toHaveProperty('text');
 	});
 
@@ -54,7 +61,9 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 		const status = deliveryEvent({ status: 'read', channel: 'whatsapp' });
 		const second = inboundEvent({ text: 'Are you there?' });
 
-		const result = await postDelivery(harness.url, JSON.stringify([first, status, second]), { secret: SECRET });
+		const result = await postDelivery(harness.url, JSON.stringify([first, status, second]), {
+			secret: SECRET,
+		});
 
 		expect(result.body).toEqual({ received: 3, accepted: 3, duplicates: 0, filteredOut: 0 });
 		expect(harness.runs).toEqual([
@@ -71,10 +80,16 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 		const body = JSON.stringify(inboundEvent());
 
 		const first = await postDelivery(harness.url, body, { secret: SECRET });
-		const retry = await postDelivery(harness.url, body, { secret: SECRET, timestamp: nowSeconds() + 1 });
+		const retry = await postDelivery(harness.url, body, {
+			secret: SECRET,
+			timestamp: nowSeconds() + 1,
+		});
 
 		expect(first.status).toBe(200);
-		expect(retry).toEqual({ status: 200, body: { received: 1, accepted: 0, duplicates: 1, filteredOut: 0 } });
+		expect(retry).toEqual({
+			status: 200,
+			body: { received: 1, accepted: 0, duplicates: 1, filteredOut: 0 },
+		});
 		expect(harness.runs).toHaveLength(1);
 	});
 
@@ -83,13 +98,19 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 		const signed = JSON.stringify(inboundEvent({ text: 'Please cancel my order' }));
 		const tampered = signed.replace('Please cancel my order', 'Please send 10 more');
 
-		const result = await postDelivery(harness.url, tampered, { secret: SECRET, signedBody: signed });
+		const result = await postDelivery(harness.url, tampered, {
+			secret: SECRET,
+			signedBody: signed,
+		});
 
-		expect(result).toEqual({ status: 401, body: { error: { code: 'invalid_signature', message: expect.any(String) } } });
+		expect(result).toEqual({
+			status: 401,
+			body: { error: { code: 'invalid_signature', message: expect.any(String) } },
+		});
 		expect(harness.runs).toHaveLength(0);
-		expect(harness.logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
-			expect.stringContaining('401 invalid_signature'),
-		]);
+		expect(
+			harness.logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message),
+		).toEqual([expect.stringContaining('401 invalid_signature')]);
 	});
 
 	it('refuses a signed inbound message without a sender with 400 naming the field', async () => {
@@ -101,7 +122,9 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 
 		expect(result).toEqual({
 			status: 400,
-			body: { error: { code: 'invalid_event', field: 'from', message: expect.stringContaining('"from"') } },
+			body: {
+				error: { code: 'invalid_event', field: 'from', message: expect.stringContaining('"from"') },
+			},
 		});
 		expect(harness.runs).toHaveLength(0);
 	});
@@ -109,9 +132,14 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 	it('acknowledges an inbound message with 200 and runs nothing when only status updates are selected', async () => {
 		await start({ events: ['message.status'] });
 
-		const result = await postDelivery(harness.url, JSON.stringify(inboundEvent()), { secret: SECRET });
+		const result = await postDelivery(harness.url, JSON.stringify(inboundEvent()), {
+			secret: SECRET,
+		});
 
-		expect(result).toEqual({ status: 200, body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 } });
+		expect(result).toEqual({
+			status: 200,
+			body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 },
+		});
 		expect(harness.runs).toHaveLength(0);
 		expect(harness.staticData()).toEqual({});
 	});
@@ -119,7 +147,11 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 	it('acknowledges a status update with 200 and runs nothing when only inbound messages are selected', async () => {
 		await start({ events: ['message.inbound'], statuses: ['delivered'] });
 
-		const result = await postDelivery(harness.url, JSON.stringify(deliveryEvent({ status: 'delivered' })), { secret: SECRET });
+		const result = await postDelivery(
+			harness.url,
+			JSON.stringify(deliveryEvent({ status: 'delivered' })),
+			{ secret: SECRET },
+		);
 
 		expect(result.body).toEqual({ received: 1, accepted: 0, duplicates: 0, filteredOut: 1 });
 		expect(harness.runs).toHaveLength(0);
@@ -129,10 +161,15 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 		await start({}, 1);
 		const status = deliveryEvent();
 
-		const inbound = await postDelivery(harness.url, JSON.stringify(inboundEvent()), { secret: SECRET });
+		const inbound = await postDelivery(harness.url, JSON.stringify(inboundEvent()), {
+			secret: SECRET,
+		});
 		await postDelivery(harness.url, JSON.stringify(status), { secret: SECRET });
 
-		expect(inbound).toEqual({ status: 200, body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 } });
+		expect(inbound).toEqual({
+			status: 200,
+			body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 },
+		});
 		expect(harness.runs).toEqual([[{ json: status }]]);
 	});
 
@@ -145,12 +182,15 @@ describe('Messaging Trigger receiving inbound WhatsApp messages, signed, over re
 	});
 });
 
-describe('Messaging Trigger receiving the sandbox\'s signed inbound messages', () => {
+describe("Messaging Trigger receiving the sandbox's signed inbound messages", () => {
 	let sandbox: Sandbox;
 	let harness: TriggerHarness;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox({ lifecycle: null, webhooks: { baseDelayMs: 20, maxAttempts: 3 } });
+		sandbox = await startSandbox({
+			lifecycle: null,
+			webhooks: { baseDelayMs: 20, maxAttempts: 3 },
+		});
 		harness = await startTriggerHarness({
 			signingSecret: sandbox.signingSecret,
 			parameters: { events: ['message.inbound'] },
@@ -166,17 +206,27 @@ describe('Messaging Trigger receiving the sandbox\'s signed inbound messages', (
 	async function runFor(event: InboundEvent): Promise<Record<string, unknown>> {
 		const deadline = Date.now() + 10_000;
 		while (Date.now() < deadline) {
-			const item = harness.runs.flat().find((candidate) => candidate.json.event_id === event.event_id);
+			const item = harness.runs
+				.flat()
+				.find((candidate) => candidate.json.event_id === event.event_id);
 			if (item) return item.json;
 			await new Promise((resolve) => setTimeout(resolve, 20));
 		}
-		throw new Error(`no run for ${event.event_id}; deliveries: ${JSON.stringify(sandbox.webhookDeliveries())}`);
+		throw new Error(
+			`no run for ${event.event_id}; deliveries: ${JSON.stringify(sandbox.webhookDeliveries())}`,
+		);
 	}
 
 	it('runs a text the sandbox signed, and ignores the status updates of the reply it allowed', async () => {
-		const event = sandbox.simulateInbound({ from: '+919833333333', text: 'Is the flat still free?' });
+		const event = sandbox.simulateInbound({
+			from: '+919833333333',
+			text: 'Is the flat still free?',
+		});
 
-		expect(await runFor(event)).toEqual({ ...event, window_expires_at: windowAfter(event.timestamp) });
+		expect(await runFor(event)).toEqual({
+			...event,
+			window_expires_at: windowAfter(event.timestamp),
+		});
 
 		sandbox.configure({ lifecycle: { stepDelayMs: 5 } });
 		const reply = await fetch(`${sandbox.url}/v1/whatsapp/send`, {
@@ -186,10 +236,15 @@ describe('Messaging Trigger receiving the sandbox\'s signed inbound messages', (
 		});
 		expect(reply.status).toBe(200);
 		const deadline = Date.now() + 10_000;
-		while (sandbox.webhookDeliveries().filter((delivery) => delivery.status === 200).length < 3 && Date.now() < deadline) {
+		while (
+			sandbox.webhookDeliveries().filter((delivery) => delivery.status === 200).length < 3 &&
+			Date.now() < deadline
+		) {
 			await new Promise((resolve) => setTimeout(resolve, 20));
 		}
-		expect(sandbox.webhookDeliveries().map((delivery) => [delivery.eventType, delivery.status])).toEqual([
+		expect(
+			sandbox.webhookDeliveries().map((delivery) => [delivery.eventType, delivery.status]),
+		).toEqual([
 			['message.inbound', 200],
 			['message.status', 200],
 			['message.status', 200],
@@ -205,7 +260,10 @@ describe('Messaging Trigger receiving the sandbox\'s signed inbound messages', (
 				to: '+919833333333',
 				type: 'template',
 				template_name: 'lead_followup',
-				components: JSON.stringify({ body: { 1: 'Ravi', 2: 'the 2BHK' }, buttons: { 1: 'book-visit-L-77' } }),
+				components: JSON.stringify({
+					body: { 1: 'Ravi', 2: 'the 2BHK' },
+					buttons: { 1: 'book-visit-L-77' },
+				}),
 			}),
 		});
 		const { message_id: templateId } = (await sent.json()) as { message_id: string };

@@ -1,7 +1,14 @@
 import { HookContext } from 'n8n-core';
 import type { IDataObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
-import { logs, savedStaticData, triggerNode, triggerType, triggerWorkflow, WEBHOOK_ID } from './support/n8nRuntime';
+import {
+	logs,
+	savedStaticData,
+	triggerNode,
+	triggerType,
+	triggerWorkflow,
+	WEBHOOK_ID,
+} from './support/n8nRuntime';
 
 const additionalData = {
 	webhookBaseUrl: 'https://n8n.example.com/webhook',
@@ -13,7 +20,10 @@ const PRODUCTION_URL = `https://n8n.example.com/webhook/${WEBHOOK_ID}/messaging-
 function hookContext(staticData: IDataObject) {
 	const node = triggerNode();
 	const workflow = triggerWorkflow(node, staticData);
-	return { workflow, context: new HookContext(workflow, node, additionalData, 'webhook', 'activate') };
+	return {
+		workflow,
+		context: new HookContext(workflow, node, additionalData, 'webhook', 'activate'),
+	};
 }
 
 describe('Messaging Trigger activation', () => {
@@ -38,14 +48,18 @@ describe('Messaging Trigger activation', () => {
 	});
 
 	it('reports the webhook as existing once announced, so a restart stays quiet', async () => {
-		const { context } = hookContext({ 'node:Messaging Trigger': { announcedWebhookUrl: PRODUCTION_URL } });
+		const { context } = hookContext({
+			'node:Messaging Trigger': { announcedWebhookUrl: PRODUCTION_URL },
+		});
 
 		expect(await lifecycle.checkExists.call(context)).toBe(true);
 	});
 
 	it('announces again when the URL changed since the last activation', async () => {
 		const { context } = hookContext({
-			'node:Messaging Trigger': { announcedWebhookUrl: 'https://old.example.com/webhook/x/messaging-events' },
+			'node:Messaging Trigger': {
+				announcedWebhookUrl: 'https://old.example.com/webhook/x/messaging-events',
+			},
 		});
 
 		expect(await lifecycle.checkExists.call(context)).toBe(false);
@@ -58,6 +72,8 @@ describe('Messaging Trigger activation', () => {
 
 		expect(await lifecycle.delete.call(context)).toBe(true);
 
-		expect(savedStaticData(workflow)).toEqual({ 'node:Messaging Trigger': { recentEventIds: ['evt_1'] } });
+		expect(savedStaticData(workflow)).toEqual({
+			'node:Messaging Trigger': { recentEventIds: ['evt_1'] },
+		});
 	});
 });

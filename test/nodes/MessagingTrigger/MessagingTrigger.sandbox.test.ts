@@ -35,7 +35,8 @@ async function sendWhatsAppSession(sandbox: Sandbox, to: string): Promise<string
 
 function acknowledged(deliveries: WebhookDelivery[], messageId: string): WebhookDelivery[] {
 	return deliveries.filter(
-		(delivery) => delivery.messageId === messageId && delivery.status !== null && delivery.status < 300,
+		(delivery) =>
+			delivery.messageId === messageId && delivery.status !== null && delivery.status < 300,
 	);
 }
 
@@ -59,7 +60,7 @@ function runEventIds(harness: TriggerHarness): string[] {
 	return harness.runs.flat().map((item) => item.json.event_id as string);
 }
 
-describe('Messaging Trigger receiving the sandbox\'s signed delivery events', () => {
+describe("Messaging Trigger receiving the sandbox's signed delivery events", () => {
 	let sandbox: Sandbox;
 	let harness: TriggerHarness;
 
@@ -69,7 +70,10 @@ describe('Messaging Trigger receiving the sandbox\'s signed delivery events', ()
 			lifecycle: { stepDelayMs: 10 },
 			webhooks: { baseDelayMs: 20, maxAttempts },
 		});
-		harness = await startTriggerHarness({ signingSecret: signingSecret ?? sandbox.signingSecret, parameters });
+		harness = await startTriggerHarness({
+			signingSecret: signingSecret ?? sandbox.signingSecret,
+			parameters,
+		});
 	}
 
 	afterEach(async () => {
@@ -144,13 +148,17 @@ describe('Messaging Trigger receiving the sandbox\'s signed delivery events', ()
 
 		await waitForAcknowledged(sandbox, messageId, 'delivered');
 
-		const attempts = sandbox.webhookDeliveries().filter((delivery) => delivery.messageId === messageId);
+		const attempts = sandbox
+			.webhookDeliveries()
+			.filter((delivery) => delivery.messageId === messageId);
 		const retried = attempts.filter((delivery) => delivery.eventId === attempts[0].eventId);
 		expect(retried.map((delivery) => [delivery.attempt, delivery.status])).toEqual([
 			[1, null],
 			[2, 200],
 		]);
-		expect(runEventIds(harness)).toEqual([...new Set(attempts.map((delivery) => delivery.eventId))]);
+		expect(runEventIds(harness)).toEqual([
+			...new Set(attempts.map((delivery) => delivery.eventId)),
+		]);
 		expect(harness.runs).toHaveLength(2);
 	});
 
@@ -161,13 +169,17 @@ describe('Messaging Trigger receiving the sandbox\'s signed delivery events', ()
 
 		await waitForAcknowledged(sandbox, messageId, 'delivered');
 
-		const attempts = sandbox.webhookDeliveries().filter((delivery) => delivery.messageId === messageId);
+		const attempts = sandbox
+			.webhookDeliveries()
+			.filter((delivery) => delivery.messageId === messageId);
 		const retried = attempts.filter((delivery) => delivery.eventId === attempts[0].eventId);
 		expect(retried.map((delivery) => [delivery.attempt, delivery.status])).toEqual([
 			[1, 500],
 			[2, 200],
 		]);
-		expect(runEventIds(harness)).toEqual([...new Set(attempts.map((delivery) => delivery.eventId))]);
+		expect(runEventIds(harness)).toEqual([
+			...new Set(attempts.map((delivery) => delivery.eventId)),
+		]);
 		expect(harness.runs).toHaveLength(2);
 	});
 
@@ -183,7 +195,9 @@ describe('Messaging Trigger receiving the sandbox\'s signed delivery events', ()
 			await new Promise((resolve) => setTimeout(resolve, 20));
 		}
 
-		expect(attempts.map((delivery) => [delivery.messageStatus, delivery.attempt, delivery.status])).toEqual([
+		expect(
+			attempts.map((delivery) => [delivery.messageStatus, delivery.attempt, delivery.status]),
+		).toEqual([
 			['sent', 1, 401],
 			['sent', 2, 401],
 			['delivered', 1, 401],

@@ -4,7 +4,7 @@ import { startTriggerHarness, type TriggerHarness } from './support/triggerHarne
 
 const SECRET = 'whsec_trigger_test_3f9a';
 
-describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookContext', () => {
+describe("Messaging Trigger webhook, over real HTTP with n8n-core's WebhookContext", () => {
 	let harness: TriggerHarness;
 
 	afterEach(async () => {
@@ -25,7 +25,9 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		code: string,
 	): void {
 		expect(result.status).toBe(status);
-		expect(result.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
+		expect(result.body).toEqual({
+			error: expect.objectContaining({ code, message: expect.any(String) }),
+		});
 		expect(harness.runs).toHaveLength(0);
 		expect(warnings()).toEqual([expect.stringContaining(`${status} ${code}`)]);
 		expect(harness.logs.find((entry) => entry.level === 'warn')?.meta).toEqual(
@@ -62,7 +64,10 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		const signed = JSON.stringify(deliveryEvent({ status: 'failed' }));
 		const tampered = signed.replace('"failed"', '"delivered"');
 
-		const result = await postDelivery(harness.url, tampered, { secret: SECRET, signedBody: signed });
+		const result = await postDelivery(harness.url, tampered, {
+			secret: SECRET,
+			signedBody: signed,
+		});
 
 		expectRefusal(result, 401, 'invalid_signature');
 	});
@@ -194,7 +199,10 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 
 		expectRefusal(result, 400, 'invalid_event');
 		expect(result.body).toEqual({
-			error: expect.objectContaining({ field: 'status', message: expect.stringContaining('Event 1') }),
+			error: expect.objectContaining({
+				field: 'status',
+				message: expect.stringContaining('Event 1'),
+			}),
 		});
 	});
 
@@ -224,7 +232,10 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		});
 		expect(harness.runs).toHaveLength(1);
 		expect(harness.staticData()).toEqual({
-			'node:Messaging Trigger': { recentEventIds: [JSON.parse(body).event_id], recentEventIdsStamp: expect.any(String) },
+			'node:Messaging Trigger': {
+				recentEventIds: [JSON.parse(body).event_id],
+				recentEventIdsStamp: expect.any(String),
+			},
 		});
 	});
 
@@ -232,10 +243,14 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		await start();
 		const body = JSON.stringify(deliveryEvent());
 
-		const results = await Promise.all(Array.from({ length: 8 }, () => postDelivery(harness.url, body, { secret: SECRET })));
+		const results = await Promise.all(
+			Array.from({ length: 8 }, () => postDelivery(harness.url, body, { secret: SECRET })),
+		);
 
 		expect(results.map((result) => result.status)).toEqual(results.map(() => 200));
-		expect(results.filter((result) => (result.body as { accepted: number }).accepted === 1)).toHaveLength(1);
+		expect(
+			results.filter((result) => (result.body as { accepted: number }).accepted === 1),
+		).toHaveLength(1);
 		expect(harness.runs).toHaveLength(1);
 	});
 
@@ -269,12 +284,17 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 
 	it('reads the signing secret once for a burst, and at once again when a delivery no longer matches it', async () => {
 		await start();
-		for (let index = 0; index < 5; index++) await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: SECRET });
+		for (let index = 0; index < 5; index++)
+			await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: SECRET });
 		expect(harness.credentialReads()).toBe(1);
 
 		harness.setSigningSecret('whsec_rotated_secret_7c1d');
-		const withNewSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: 'whsec_rotated_secret_7c1d' });
-		const withOldSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: SECRET });
+		const withNewSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), {
+			secret: 'whsec_rotated_secret_7c1d',
+		});
+		const withOldSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), {
+			secret: SECRET,
+		});
 
 		expect(withNewSecret.status).toBe(200);
 		expect(withOldSecret.status).toBe(401);
@@ -290,7 +310,9 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		expect(harness.runs).toHaveLength(30);
 		expect(harness.staticDataSaves()).toBe(30);
 		const saved = harness.staticData()['node:Messaging Trigger'] as { recentEventIds: string[] };
-		expect(saved.recentEventIds).toEqual(bodies.map((body) => (JSON.parse(body) as { event_id: string }).event_id));
+		expect(saved.recentEventIds).toEqual(
+			bodies.map((body) => (JSON.parse(body) as { event_id: string }).event_id),
+		);
 	});
 
 	it('runs a repeated event id again when Drop Duplicate Events is off', async () => {
@@ -309,7 +331,9 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		await postDelivery(harness.url, JSON.stringify(seen), { secret: SECRET });
 		const fresh = deliveryEvent({ status: 'read', channel: 'whatsapp' });
 
-		const result = await postDelivery(harness.url, JSON.stringify([seen, fresh]), { secret: SECRET });
+		const result = await postDelivery(harness.url, JSON.stringify([seen, fresh]), {
+			secret: SECRET,
+		});
 
 		expect(result.body).toEqual({ received: 2, accepted: 1, duplicates: 1, filteredOut: 0 });
 		expect(harness.runs).toEqual([[{ json: seen }], [{ json: fresh }]]);
@@ -319,7 +343,9 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 		await start();
 		const event = deliveryEvent();
 
-		const result = await postDelivery(harness.url, JSON.stringify([event, event]), { secret: SECRET });
+		const result = await postDelivery(harness.url, JSON.stringify([event, event]), {
+			secret: SECRET,
+		});
 
 		expect(result.body).toEqual({ received: 2, accepted: 1, duplicates: 1, filteredOut: 0 });
 		expect(harness.runs).toEqual([[{ json: event }]]);
@@ -336,9 +362,13 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 	it('acknowledges a status outside the Statuses filter with 200 and starts nothing', async () => {
 		await start({ statuses: ['delivered', 'failed'] });
 
-		const result = await postDelivery(harness.url, JSON.stringify(deliveryEvent({ status: 'sent' })), {
-			secret: SECRET,
-		});
+		const result = await postDelivery(
+			harness.url,
+			JSON.stringify(deliveryEvent({ status: 'sent' })),
+			{
+				secret: SECRET,
+			},
+		);
 
 		expect(result).toEqual({
 			status: 200,
@@ -351,9 +381,13 @@ describe('Messaging Trigger webhook, over real HTTP with n8n-core\'s WebhookCont
 	it('acknowledges a channel outside the Channels filter with 200 and starts nothing', async () => {
 		await start({ channels: ['whatsapp'] });
 
-		const result = await postDelivery(harness.url, JSON.stringify(deliveryEvent({ channel: 'sms' })), {
-			secret: SECRET,
-		});
+		const result = await postDelivery(
+			harness.url,
+			JSON.stringify(deliveryEvent({ channel: 'sms' })),
+			{
+				secret: SECRET,
+			},
+		);
 
 		expect(result.body).toEqual({ received: 1, accepted: 0, duplicates: 0, filteredOut: 1 });
 		expect(harness.runs).toHaveLength(0);

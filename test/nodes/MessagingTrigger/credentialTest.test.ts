@@ -3,7 +3,12 @@ import type { ICredentialsDecrypted } from 'n8n-workflow';
 import { testSigningSecret } from '../../../nodes/MessagingTrigger/credentialTest';
 
 function credential(signingSecret: unknown): ICredentialsDecrypted {
-	return { id: '1', name: 'Signing secret', type: 'messagingWebhookApi', data: { signingSecret } as never };
+	return {
+		id: '1',
+		name: 'Signing secret',
+		type: 'messagingWebhookApi',
+		data: { signingSecret } as never,
+	};
 }
 
 describe('testSigningSecret', () => {

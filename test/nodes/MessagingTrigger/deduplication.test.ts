@@ -32,9 +32,12 @@ describe('RecentEventIds', () => {
 		expect(new RecentEventIds(['a', 'b', 'c', 'd'], 2).toJSON()).toEqual(['c', 'd']);
 	});
 
-	it.each([undefined, null, 'evt_1', { evt_1: true }])('starts empty from unusable stored data %p', (stored) => {
-		expect(new RecentEventIds(stored).size).toBe(0);
-	});
+	it.each([undefined, null, 'evt_1', { evt_1: true }])(
+		'starts empty from unusable stored data %p',
+		(stored) => {
+			expect(new RecentEventIds(stored).size).toBe(0);
+		},
+	);
 
 	it('ignores non-string entries in stored data', () => {
 		expect(new RecentEventIds(['a', 1, null, 'b']).toJSON()).toEqual(['a', 'b']);
@@ -66,7 +69,8 @@ describe('EventIdMemory', () => {
 
 	it(`remembers ${REMEMBERED_EVENT_IDS} ids, then forgets the oldest`, () => {
 		const memory = new EventIdMemory();
-		for (let index = 0; index < REMEMBERED_EVENT_IDS + 10; index++) expect(memory.claim(`evt_${index}`)).toBe(true);
+		for (let index = 0; index < REMEMBERED_EVENT_IDS + 10; index++)
+			expect(memory.claim(`evt_${index}`)).toBe(true);
 		expect(memory.claim('evt_10')).toBe(false);
 		expect(memory.claim(`evt_${REMEMBERED_EVENT_IDS + 9}`)).toBe(false);
 		expect(memory.claim('evt_9')).toBe(true);

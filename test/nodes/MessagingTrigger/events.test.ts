@@ -25,21 +25,33 @@ describe('parseDeliveryEvents', () => {
 		expect(parse([event, second])).toEqual({ events: [event, second] });
 	});
 
-	it.each(['', 'not json', '{"event_id":', "{'event_id':'evt_1'}"])('refuses %p as invalid JSON', (body) => {
-		expect(parse(body)).toEqual({ invalid: expect.objectContaining({ code: 'invalid_json' }) });
-	});
+	it.each(['', 'not json', '{"event_id":', "{'event_id':'evt_1'}"])(
+		'refuses %p as invalid JSON',
+		(body) => {
+			expect(parse(body)).toEqual({ invalid: expect.objectContaining({ code: 'invalid_json' }) });
+		},
+	);
 
 	it('refuses an empty array', () => {
 		expect(parse([])).toEqual({
-			invalid: expect.objectContaining({ code: 'invalid_event', message: expect.stringContaining('empty') }),
+			invalid: expect.objectContaining({
+				code: 'invalid_event',
+				message: expect.stringContaining('empty'),
+			}),
 		});
 	});
 
-	it.each([['"delivered"'], ['42'], ['null'], ['[[]]']])('refuses %s, which is no event object', (body) => {
-		expect(parse(body)).toEqual({
-			invalid: expect.objectContaining({ code: 'invalid_event', message: expect.stringContaining('not a JSON object') }),
-		});
-	});
+	it.each([['"delivered"'], ['42'], ['null'], ['[[]]']])(
+		'refuses %s, which is no event object',
+		(body) => {
+			expect(parse(body)).toEqual({
+				invalid: expect.objectContaining({
+					code: 'invalid_event',
+					message: expect.stringContaining('not a JSON object'),
+				}),
+			});
+		},
+	);
 
 	it.each(['event_id', 'channel', 'status'])('names the missing %s field', (field) => {
 		const incomplete: Record<string, unknown> = { ...event };
@@ -51,7 +63,10 @@ describe('parseDeliveryEvents', () => {
 
 	it('names which event of a batch is wrong', () => {
 		expect(parse([event, { ...event, status: 7 }])).toEqual({
-			invalid: expect.objectContaining({ field: 'status', message: expect.stringMatching(/^Event 1 of the batch/) }),
+			invalid: expect.objectContaining({
+				field: 'status',
+				message: expect.stringMatching(/^Event 1 of the batch/),
+			}),
 		});
 	});
 
@@ -77,17 +92,30 @@ describe('parseDeliveryEvents', () => {
 		expect(parse([event, inbound])).toEqual({ events: [event, inbound] });
 	});
 
-	it.each(['event_id', 'channel', 'from', 'timestamp'])('names the missing %s field of an inbound message', (field) => {
-		const incomplete: Record<string, unknown> = { ...inbound };
-		delete incomplete[field];
-		expect(parse(incomplete)).toEqual({
-			invalid: { code: 'invalid_event', field, message: expect.stringContaining(`every message.inbound event needs a non-empty string ${field}`) },
-		});
-	});
+	it.each(['event_id', 'channel', 'from', 'timestamp'])(
+		'names the missing %s field of an inbound message',
+		(field) => {
+			const incomplete: Record<string, unknown> = { ...inbound };
+			delete incomplete[field];
+			expect(parse(incomplete)).toEqual({
+				invalid: {
+					code: 'invalid_event',
+					field,
+					message: expect.stringContaining(
+						`every message.inbound event needs a non-empty string ${field}`,
+					),
+				},
+			});
+		},
+	);
 
 	it('refuses an inbound message whose timestamp is no time, since its session window is counted from it', () => {
 		expect(parse({ ...inbound, timestamp: 'yesterday' })).toEqual({
-			invalid: { code: 'invalid_event', field: 'timestamp', message: expect.stringContaining('not an ISO 8601 time') },
+			invalid: {
+				code: 'invalid_event',
+				field: 'timestamp',
+				message: expect.stringContaining('not an ISO 8601 time'),
+			},
 		});
 	});
 });

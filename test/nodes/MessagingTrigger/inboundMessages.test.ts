@@ -16,18 +16,32 @@ const event: InboundMessageEvent = {
 
 describe('inboundMessageItem', () => {
 	it('keeps the event as sent and adds when its session window closes, 24 hours after it', () => {
-		expect(inboundMessageItem(event)).toEqual({ ...event, window_expires_at: '2026-11-24T10:15:00.000Z' });
+		expect(inboundMessageItem(event)).toEqual({
+			...event,
+			window_expires_at: '2026-11-24T10:15:00.000Z',
+		});
 	});
 
 	it('writes the closing time in UTC whatever offset the event was stamped with', () => {
-		expect(inboundMessageItem({ ...event, timestamp: '2026-11-23T15:45:00+05:30' }).window_expires_at).toBe('2026-11-24T10:15:00.000Z');
+		expect(
+			inboundMessageItem({ ...event, timestamp: '2026-11-23T15:45:00+05:30' }).window_expires_at,
+		).toBe('2026-11-24T10:15:00.000Z');
 	});
 });
 
 describe('outputItemOf', () => {
 	it('adds the session window to an inbound message and passes a status update on exactly as sent', () => {
-		const status = { event_id: 'evt_1', type: 'message.status', channel: 'sms', status: 'delivered', timestamp: '2026-11-23T10:15:00.000Z' };
+		const status = {
+			event_id: 'evt_1',
+			type: 'message.status',
+			channel: 'sms',
+			status: 'delivered',
+			timestamp: '2026-11-23T10:15:00.000Z',
+		};
 		expect(outputItemOf(status)).toBe(status);
-		expect(outputItemOf(event)).toEqual({ ...event, window_expires_at: '2026-11-24T10:15:00.000Z' });
+		expect(outputItemOf(event)).toEqual({
+			...event,
+			window_expires_at: '2026-11-24T10:15:00.000Z',
+		});
 	});
 });

@@ -26,7 +26,11 @@ describe('Receive, then reply: an inbound message through the trigger, answered 
 	beforeEach(async () => {
 		sandbox = await startSandbox({ port: 0, lifecycle: null, webhooks: { baseDelayMs: 20 } });
 		const triggerParameters = exampleNode('WhatsApp message received').parameters;
-		trigger = await startTriggerHarness({ signingSecret: sandbox.signingSecret, parameters: triggerParameters, typeVersion: CURRENT_TRIGGER_VERSION });
+		trigger = await startTriggerHarness({
+			signingSecret: sandbox.signingSecret,
+			parameters: triggerParameters,
+			typeVersion: CURRENT_TRIGGER_VERSION,
+		});
 		sandbox.setWebhookUrl(trigger.url);
 	});
 	afterEach(async () => {
@@ -34,7 +38,7 @@ describe('Receive, then reply: an inbound message through the trigger, answered 
 		await trigger.close();
 	});
 
-	it('answers a customer who had no open window with the example\'s session reply, to their own number', async () => {
+	it("answers a customer who had no open window with the example's session reply, to their own number", async () => {
 		const rejected = await fetch(`${sandbox.url}/v1/whatsapp/send`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${sandbox.apiKey}` },
@@ -45,15 +49,26 @@ describe('Receive, then reply: an inbound message through the trigger, answered 
 
 		sandbox.simulateInbound({ from: CUSTOMER, text: 'Where is my order?' });
 		const deadline = Date.now() + 10_000;
-		while (trigger.runs.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		while (trigger.runs.length === 0 && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 20));
 		const [items] = trigger.runs;
-		expect(items).toEqual([{ json: expect.objectContaining({ from: CUSTOMER, text: 'Where is my order?', window_expires_at: expect.any(String) }) }]);
+		expect(items).toEqual([
+			{
+				json: expect.objectContaining({
+					from: CUSTOMER,
+					text: 'Where is my order?',
+					window_expires_at: expect.any(String),
+				}),
+			},
+		]);
 
 		const reply = exampleNode('Reply in the open session');
 		const { outputs, error } = await runWorkflow({
 			workflow: {
 				nodes: [noOpNode('Inbound message', { id: 'entry' }), reply],
-				connections: { 'Inbound message': { main: [[{ node: reply.name, type: 'main', index: 0 }]] } },
+				connections: {
+					'Inbound message': { main: [[{ node: reply.name, type: 'main', index: 0 }]] },
+				},
 			},
 			credentials: { baseUrl: sandbox.url, apiKey: sandbox.apiKey },
 			items: items.map((item) => ({ json: item.json })),

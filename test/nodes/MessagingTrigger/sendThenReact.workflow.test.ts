@@ -17,7 +17,11 @@ describe('Send, then react: the Messaging node sends with a Callback URL, the tr
 	let trigger: TriggerHarness;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox({ port: 0, lifecycle: { stepDelayMs: 10 }, webhooks: { baseDelayMs: 20 } });
+		sandbox = await startSandbox({
+			port: 0,
+			lifecycle: { stepDelayMs: 10 },
+			webhooks: { baseDelayMs: 20 },
+		});
 		trigger = await startTriggerHarness({
 			signingSecret: sandbox.signingSecret,
 			parameters: { statuses: ['delivered', 'failed', 'undelivered'] },
@@ -44,8 +48,12 @@ describe('Send, then react: the Messaging node sends with a Callback URL, the tr
 
 		await eventually(() => trigger.runs.length === 2, 'the delivered and the failed event');
 
-		const outcomes = Object.fromEntries(trigger.runs.flat().map((item) => [item.json.message_id, item.json]));
-		expect(outcomes[reachable]).toEqual(expect.objectContaining({ status: 'delivered', channel: 'sms', error: null }));
+		const outcomes = Object.fromEntries(
+			trigger.runs.flat().map((item) => [item.json.message_id, item.json]),
+		);
+		expect(outcomes[reachable]).toEqual(
+			expect.objectContaining({ status: 'delivered', channel: 'sms', error: null }),
+		);
 		expect(outcomes[blocked]).toEqual(
 			expect.objectContaining({
 				status: 'failed',
@@ -53,7 +61,9 @@ describe('Send, then react: the Messaging node sends with a Callback URL, the tr
 				error: { code: 'dnd_blocked', message: expect.any(String) },
 			}),
 		);
-		const sentEvents = sandbox.webhookDeliveries().filter((delivery) => delivery.messageStatus === 'sent');
+		const sentEvents = sandbox
+			.webhookDeliveries()
+			.filter((delivery) => delivery.messageStatus === 'sent');
 		expect(sentEvents.map((delivery) => delivery.status)).toEqual([200]);
 	});
 });

@@ -1,5 +1,10 @@
 import { EventIdMemory } from '../../../nodes/MessagingTrigger/deduplication';
-import { INBOUND_MESSAGE, STATUS_UPDATE, type DeliveryEvent, type InboundMessageEvent } from '../../../nodes/MessagingTrigger/events';
+import {
+	INBOUND_MESSAGE,
+	STATUS_UPDATE,
+	type DeliveryEvent,
+	type InboundMessageEvent,
+} from '../../../nodes/MessagingTrigger/events';
 import { matchesFilters, triageEvents } from '../../../nodes/MessagingTrigger/triage';
 
 function event(event_id: string, status = 'delivered', channel = 'sms'): DeliveryEvent {
@@ -14,7 +19,11 @@ describe('triageEvents', () => {
 		const memory = new EventIdMemory();
 		const events = [event('evt_1'), event('evt_2')];
 
-		expect(triageEvents(events, ALL, memory)).toEqual({ accepted: events, duplicates: 0, filteredOut: 0 });
+		expect(triageEvents(events, ALL, memory)).toEqual({
+			accepted: events,
+			duplicates: 0,
+			filteredOut: 0,
+		});
 		expect([memory.claim('evt_1'), memory.claim('evt_2')]).toEqual([false, false]);
 	});
 
@@ -36,17 +45,35 @@ describe('triageEvents', () => {
 			memory,
 		);
 
-		expect(triaged).toEqual({ accepted: [event('evt_2', 'failed')], duplicates: 0, filteredOut: 1 });
+		expect(triaged).toEqual({
+			accepted: [event('evt_2', 'failed')],
+			duplicates: 0,
+			filteredOut: 1,
+		});
 		expect(memory.claim('evt_1')).toBe(true);
 	});
 
 	it('counts an unselected kind as filtered out and remembers inbound ids like any other', () => {
 		const memory = new EventIdMemory();
-		const inbound: InboundMessageEvent = { event_id: 'evt_in', type: INBOUND_MESSAGE, channel: 'whatsapp', from: '+91', timestamp: 't' };
+		const inbound: InboundMessageEvent = {
+			event_id: 'evt_in',
+			type: INBOUND_MESSAGE,
+			channel: 'whatsapp',
+			from: '+91',
+			timestamp: 't',
+		};
 		const onlyInbound = { events: [INBOUND_MESSAGE], channels: [], statuses: [] };
 
-		expect(triageEvents([event('evt_1'), inbound], onlyInbound, memory)).toEqual({ accepted: [inbound], duplicates: 0, filteredOut: 1 });
-		expect(triageEvents([inbound], onlyInbound, memory)).toEqual({ accepted: [], duplicates: 1, filteredOut: 0 });
+		expect(triageEvents([event('evt_1'), inbound], onlyInbound, memory)).toEqual({
+			accepted: [inbound],
+			duplicates: 0,
+			filteredOut: 1,
+		});
+		expect(triageEvents([inbound], onlyInbound, memory)).toEqual({
+			accepted: [],
+			duplicates: 1,
+			filteredOut: 0,
+		});
 	});
 
 	it('lets repeats through when there is no memory of recent ids', () => {
@@ -76,11 +103,19 @@ describe('matchesFilters', () => {
 		[['whatsapp'], ['read'], eventOn('sms', 'read'), false],
 		[['whatsapp'], ['read'], eventOn('whatsapp', 'delivered'), false],
 	])('channels %j and statuses %j on %j: %p', (channels, statuses, candidate, expected) => {
-		expect(matchesFilters(candidate, { events: [STATUS_UPDATE], channels, statuses })).toBe(expected);
+		expect(matchesFilters(candidate, { events: [STATUS_UPDATE], channels, statuses })).toBe(
+			expected,
+		);
 	});
 
 	it('compares channel and status case-insensitively', () => {
-		expect(matchesFilters(eventOn('SMS', 'Delivered'), { events: [STATUS_UPDATE], channels: ['sms'], statuses: ['delivered'] })).toBe(true);
+		expect(
+			matchesFilters(eventOn('SMS', 'Delivered'), {
+				events: [STATUS_UPDATE],
+				channels: ['sms'],
+				statuses: ['delivered'],
+			}),
+		).toBe(true);
 	});
 
 	const inbound: InboundMessageEvent = {
@@ -102,11 +137,24 @@ describe('matchesFilters', () => {
 	});
 
 	it('does not hold the status filters against an inbound message, which has no status', () => {
-		expect(matchesFilters(inbound, { events: BOTH_KINDS, channels: ['sms'], statuses: ['failed'] })).toBe(true);
+		expect(
+			matchesFilters(inbound, { events: BOTH_KINDS, channels: ['sms'], statuses: ['failed'] }),
+		).toBe(true);
 	});
 
 	it('takes an event without a type for a status update, as every event was one before inbound messages', () => {
-		expect(matchesFilters(eventOn('sms', 'sent'), { events: [INBOUND_MESSAGE], channels: [], statuses: [] })).toBe(false);
-		expect(matchesFilters({ ...eventOn('sms', 'sent'), type: STATUS_UPDATE }, { events: [STATUS_UPDATE], channels: [], statuses: [] })).toBe(true);
+		expect(
+			matchesFilters(eventOn('sms', 'sent'), {
+				events: [INBOUND_MESSAGE],
+				channels: [],
+				statuses: [],
+			}),
+		).toBe(false);
+		expect(
+			matchesFilters(
+				{ ...eventOn('sms', 'sent'), type: STATUS_UPDATE },
+				{ events: [STATUS_UPDATE], channels: [], statuses: [] },
+			),
+		).toBe(true);
 	});
 });

@@ -15,7 +15,9 @@ const NOW = 1_795_000_000;
 const BODY = Buffer.from('{"event_id":"evt_1","channel":"sms","status":"delivered"}');
 
 function independentSignature(secret: string, timestamp: string, body: Buffer): string {
-	return createHmac('sha256', secret).update(`${timestamp}.${body.toString('utf8')}`).digest('hex');
+	return createHmac('sha256', secret)
+		.update(`${timestamp}.${body.toString('utf8')}`)
+		.digest('hex');
 }
 
 function delivery(overrides: Partial<SignedDelivery> = {}): SignedDelivery {
@@ -40,7 +42,9 @@ describe('computeSignature', () => {
 
 	it('signs the raw bytes, so re-serialised JSON does not match', () => {
 		const reformatted = Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 2));
-		expect(computeSignature(SECRET, '1', reformatted)).not.toBe(computeSignature(SECRET, '1', BODY));
+		expect(computeSignature(SECRET, '1', reformatted)).not.toBe(
+			computeSignature(SECRET, '1', BODY),
+		);
 	});
 
 	it('handles multi-byte UTF-8 bodies byte for byte', () => {
@@ -116,7 +120,11 @@ describe('verifySignature', () => {
 		['a malformed signature header', { signatureHeader: 'sha256=abc' }, 'malformed_signature'],
 		['a malformed timestamp', { timestampHeader: 'yesterday' }, 'malformed_timestamp'],
 		['another secret', { signingSecret: 'whsec_other' }, 'invalid_signature'],
-		['a changed body', { rawBody: Buffer.from(BODY.toString().replace('sms', 'whatsapp')) }, 'invalid_signature'],
+		[
+			'a changed body',
+			{ rawBody: Buffer.from(BODY.toString().replace('sms', 'whatsapp')) },
+			'invalid_signature',
+		],
 		['a stale timestamp', { nowSeconds: NOW + 301 }, 'stale_timestamp'],
 		['a future timestamp', { nowSeconds: NOW - 301 }, 'stale_timestamp'],
 	])('refuses %s', (_case, overrides, reason) => {

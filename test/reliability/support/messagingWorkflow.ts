@@ -102,5 +102,10 @@ export const whatsappSessionFromItem: INodeParameters = {
 };
 
 export function whatsappSessionItem(to: string, orderId: string): IDataObject {
-	return { to, messageType: 'session', componentsMode: 'fields', text: `Your order ${orderId} has shipped.` };
+	return {
+		to,
+		messageType: 'session',
+		componentsMode: 'fields',
+		text: `Your order ${orderId} has shipped.`,
+	};
 }

@@ -42,7 +42,11 @@ function componentRows(section: Section): INodePropertyCollection {
 }
 
 /** Components Input, Components rows and Components (JSON) of a template message, for the given sections. */
-export function componentFields(show: Show, sections: Section[], jsonPlaceholder: string): INodeProperties[] {
+export function componentFields(
+	show: Show,
+	sections: Section[],
+	jsonPlaceholder: string,
+): INodeProperties[] {
 	const sectionNames = listed(sections.map((section) => `"${section}"`));
 	return [
 		inputModeSelector({

@@ -35,7 +35,10 @@ export class ItemParameters {
 	}
 
 	/** A "rows or one JSON object" input: its mode, and only the parameter that mode shows. */
-	readRowsOrJson(itemIndex: number, names: { mode: string; rows: string; json: string }): Record<string, unknown> {
+	readRowsOrJson(
+		itemIndex: number,
+		names: { mode: string; rows: string; json: string },
+	): Record<string, unknown> {
 		const mode = this.read(names.mode, itemIndex, 'fields');
 		return {
 			[names.mode]: mode,

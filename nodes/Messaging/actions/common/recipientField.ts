@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /** The To field of every send operation: the same format and clean-up, whatever the channel. */
-export function recipientField(numberKind: string, show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
+export function recipientField(
+	numberKind: string,
+	show: NonNullable<INodeProperties['displayOptions']>['show'],
+): INodeProperties {
 	return {
 		displayName: 'To',
 		name: 'to',

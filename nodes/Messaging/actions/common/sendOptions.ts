@@ -53,7 +53,8 @@ export const sendOptions: INodeProperties[] = [
 		type: 'number',
 		default: 5,
 		typeOptions: { minValue: 1, maxValue: 100 },
-		description: 'How many messages are sent at the same time. Output order always matches the input.',
+		description:
+			'How many messages are sent at the same time. Output order always matches the input.',
 	},
 	{
 		displayName: 'Max Messages per Second',
@@ -92,8 +93,11 @@ export function sendOptionsCollection(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		description: 'Country code completion, body encoding, timeout, throughput and idempotency settings',
+		description:
+			'Country code completion, body encoding, timeout, throughput and idempotency settings',
 		displayOptions: { show: { resource: [resource], operation: ['send'] } },
-		options: [...sendOptions, ...extraOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...sendOptions, ...extraOptions].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
 	};
 }

@@ -3,7 +3,12 @@ import { z } from 'zod';
 
 import type { SendSettings } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
-import { boundedNumber, idempotencyKey, numberBoundsOf, optionsFieldGuide } from '../../validation/sendOptionsSchema';
+import {
+	boundedNumber,
+	idempotencyKey,
+	numberBoundsOf,
+	optionsFieldGuide,
+} from '../../validation/sendOptionsSchema';
 import type { ItemParameters } from './itemParameters';
 import { sendOptions } from './sendOptions';
 
@@ -21,7 +26,9 @@ function boundedOption(name: string) {
 const perItemOptions = z.object({
 	idempotencyKey,
 	timeout: boundedOption('timeout'),
-	bodyEncoding: z.unknown().transform((value) => (value === 'json' ? ('json' as const) : ('form' as const))),
+	bodyEncoding: z
+		.unknown()
+		.transform((value) => (value === 'json' ? ('json' as const) : ('form' as const))),
 });
 
 const batchOptions = z.object({
@@ -32,15 +39,31 @@ const batchOptions = z.object({
 
 const optionsGuide = optionsFieldGuide(sendOptions);
 
-function readOptions<Schema extends z.AnyZodObject>(parameters: ItemParameters, schema: Schema, itemIndex: number): z.infer<Schema> {
-	const values = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, parameters.readOption(name, itemIndex)]));
+function readOptions<Schema extends z.AnyZodObject>(
+	parameters: ItemParameters,
+	schema: Schema,
+	itemIndex: number,
+): z.infer<Schema> {
+	const values = Object.fromEntries(
+		Object.keys(schema.shape).map((name) => [name, parameters.readOption(name, itemIndex)]),
+	);
 	const parsed = schema.safeParse(values);
-	if (!parsed.success) throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, optionsGuide);
+	if (!parsed.success)
+		throw issueToNodeError(
+			parameters.context.getNode(),
+			parsed.error.issues,
+			itemIndex,
+			optionsGuide,
+		);
 	return parsed.data;
 }
 
 export function readSendSettings(parameters: ItemParameters, itemIndex: number): SendSettings {
-	const { idempotencyKey: key, timeout, bodyEncoding } = readOptions(parameters, perItemOptions, itemIndex);
+	const {
+		idempotencyKey: key,
+		timeout,
+		bodyEncoding,
+	} = readOptions(parameters, perItemOptions, itemIndex);
 	return { bodyEncoding, timeoutMs: timeout, ...(key ? { idempotencyKey: key } : {}) };
 }
 

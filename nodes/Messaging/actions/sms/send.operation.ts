@@ -20,7 +20,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 1201159876543210123',
-		description: 'Your Principal Entity ID registered on the DLT platform (the regulatory SMS template registry)',
+		description:
+			'Your Principal Entity ID registered on the DLT platform (the regulatory SMS template registry)',
 		displayOptions: { show: showOnlyForSmsSend },
 	},
 	{
@@ -92,7 +93,11 @@ function readInput(parameters: ItemParameters, itemIndex: number): Record<string
 		to: parameters.read('to', itemIndex, ''),
 		entityId: parameters.read('entityId', itemIndex, ''),
 		templateId: parameters.read('templateId', itemIndex, ''),
-		...parameters.readRowsOrJson(itemIndex, { mode: 'variablesInputMode', rows: 'variables', json: 'variablesJson' }),
+		...parameters.readRowsOrJson(itemIndex, {
+			mode: 'variablesInputMode',
+			rows: 'variables',
+			json: 'variablesJson',
+		}),
 		callbackUrl: parameters.readOption('callbackUrl', itemIndex),
 		defaultCountryCode: parameters.readOption('defaultCountryCode', itemIndex),
 	};
@@ -113,6 +118,12 @@ export function buildSmsRequest(input: SmsSendInput): MessagingRequest {
 
 export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
 	const parsed = smsSendSchema.safeParse(readInput(parameters, itemIndex));
-	if (!parsed.success) throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, smsFieldGuide);
+	if (!parsed.success)
+		throw issueToNodeError(
+			parameters.context.getNode(),
+			parsed.error.issues,
+			itemIndex,
+			smsFieldGuide,
+		);
 	return buildSmsRequest(parsed.data);
 }

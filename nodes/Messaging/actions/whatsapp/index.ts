@@ -16,13 +16,15 @@ export const description: INodeProperties[] = [
 			name: 'Send',
 			value: 'send',
 			action: 'Send a template or session message',
-			description: 'Send a WhatsApp template message, or a session message within the 24-hour window',
+			description:
+				'Send a WhatsApp template message, or a session message within the 24-hour window',
 		},
 		{
 			name: 'Send and Wait for Response',
 			value: 'sendAndWait',
 			action: 'Send a message and wait for the response',
-			description: 'Ask a person to approve, decline or answer through a link, and continue with the answer',
+			description:
+				'Ask a person to approve, decline or answer through a link, and continue with the answer',
 		},
 	]),
 	...send.description,

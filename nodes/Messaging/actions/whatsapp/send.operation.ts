@@ -23,15 +23,18 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Session',
 				value: 'session',
-				description: 'Free text reply; only allowed within 24 hours of the last message the recipient sent you',
+				description:
+					'Free text reply; only allowed within 24 hours of the last message the recipient sent you',
 			},
 			{
 				name: 'Template',
 				value: 'template',
-				description: 'An approved template; the only way to start a conversation or write after the 24-hour window',
+				description:
+					'An approved template; the only way to start a conversation or write after the 24-hour window',
 			},
 		],
-		description: 'Template messages start conversations; session messages reply inside an open 24-hour window',
+		description:
+			'Template messages start conversations; session messages reply inside an open 24-hour window',
 		displayOptions: { show: showOnlyForWhatsappSend },
 	},
 	{
@@ -68,7 +71,11 @@ function readInput(parameters: ItemParameters, itemIndex: number): Record<string
 		to: parameters.read('to', itemIndex, ''),
 		messageType: parameters.read('messageType', itemIndex, 'template'),
 		templateName: parameters.read('templateName', itemIndex, ''),
-		...parameters.readRowsOrJson(itemIndex, { mode: 'componentsInputMode', rows: 'components', json: 'componentsJson' }),
+		...parameters.readRowsOrJson(itemIndex, {
+			mode: 'componentsInputMode',
+			rows: 'components',
+			json: 'componentsJson',
+		}),
 		text: parameters.read('text', itemIndex, ''),
 		defaultCountryCode: parameters.readOption('defaultCountryCode', itemIndex),
 	};
@@ -76,7 +83,10 @@ function readInput(parameters: ItemParameters, itemIndex: number): Record<string
 
 export function buildWhatsappRequest(input: WhatsappSendInput): MessagingRequest {
 	if (input.type === 'session') {
-		return { path: '/v1/whatsapp/send', fields: { to: input.to, type: 'session', text: input.text } };
+		return {
+			path: '/v1/whatsapp/send',
+			fields: { to: input.to, type: 'session', text: input.text },
+		};
 	}
 	return {
 		path: '/v1/whatsapp/send',
@@ -91,6 +101,12 @@ export function buildWhatsappRequest(input: WhatsappSendInput): MessagingRequest
 
 export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
 	const parsed = whatsappSendSchema.safeParse(readInput(parameters, itemIndex));
-	if (!parsed.success) throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, whatsappFieldGuide);
+	if (!parsed.success)
+		throw issueToNodeError(
+			parameters.context.getNode(),
+			parsed.error.issues,
+			itemIndex,
+			whatsappFieldGuide,
+		);
 	return buildWhatsappRequest(parsed.data);
 }

@@ -43,11 +43,19 @@ function readInput(parameters: ItemParameters, itemIndex: number): Record<string
 /** n8n signs these links for this execution and node; its waiting-webhook route checks the signature. */
 function answerLinks(context: IExecuteFunctions, withDecline: boolean): AnswerLinks {
 	const approve = context.getSignedResumeUrl({ approved: 'true' });
-	return withDecline ? { approve, decline: context.getSignedResumeUrl({ approved: 'false' }) } : { approve };
+	return withDecline
+		? { approve, decline: context.getSignedResumeUrl({ approved: 'false' }) }
+		: { approve };
 }
 
-function sessionRequest(input: SendAndWaitInput, message: string, parameters: ItemParameters, itemIndex: number) {
-	const label = (name: string, fallback: string) => String(parameters.read(name, itemIndex, fallback) || fallback);
+function sessionRequest(
+	input: SendAndWaitInput,
+	message: string,
+	parameters: ItemParameters,
+	itemIndex: number,
+) {
+	const label = (name: string, fallback: string) =>
+		String(parameters.read(name, itemIndex, fallback) || fallback);
 	const labels =
 		input.responseType === 'freeText'
 			? { approve: label('options.messageButtonLabel', 'Respond'), decline: '' }
@@ -60,13 +68,21 @@ function sessionRequest(input: SendAndWaitInput, message: string, parameters: It
 		throw new NodeOperationError(
 			parameters.context.getNode(),
 			`Item ${itemIndex}: 'Message' is ${text.length} characters long with the answer links, more than the ${SESSION_TEXT_LIMIT} WhatsApp allows`,
-			{ itemIndex, description: `Shorten the message by ${text.length - SESSION_TEXT_LIMIT} characters or more.` },
+			{
+				itemIndex,
+				description: `Shorten the message by ${text.length - SESSION_TEXT_LIMIT} characters or more.`,
+			},
 		);
 	}
 	return { to: input.to, type: 'session', text };
 }
 
-function suffixOf(link: string, question: TemplateQuestion, parameters: ItemParameters, itemIndex: number): string {
+function suffixOf(
+	link: string,
+	question: TemplateQuestion,
+	parameters: ItemParameters,
+	itemIndex: number,
+): string {
 	const split = buttonSuffix(link, question.buttonUrlPrefix);
 	if ('suffix' in split) return split.suffix;
 	const { label } = sendAndWaitFieldGuide.buttonUrlPrefix;
@@ -90,7 +106,8 @@ function templateRequest(
 	const buttons: Record<string, string> = {
 		[question.linkButton]: suffixOf(links.approve, question, parameters, itemIndex),
 	};
-	if (links.decline) buttons[question.declineLinkButton] = suffixOf(links.decline, question, parameters, itemIndex);
+	if (links.decline)
+		buttons[question.declineLinkButton] = suffixOf(links.decline, question, parameters, itemIndex);
 	const components = { ...question.components, buttons };
 	return {
 		to: input.to,
@@ -103,7 +120,12 @@ function templateRequest(
 export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
 	const parsed = sendAndWaitSchema(Date.now()).safeParse(readInput(parameters, itemIndex));
 	if (!parsed.success) {
-		throw issueToNodeError(parameters.context.getNode(), parsed.error.issues, itemIndex, sendAndWaitFieldGuide);
+		throw issueToNodeError(
+			parameters.context.getNode(),
+			parsed.error.issues,
+			itemIndex,
+			sendAndWaitFieldGuide,
+		);
 	}
 	const input = parsed.data;
 	const { question } = input;

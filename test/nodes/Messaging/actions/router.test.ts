@@ -19,25 +19,44 @@ function credentials() {
 
 describe('resolving the operation', () => {
 	test.each([
-		{ resource: 'sms', operation: 'schedule', expected: 'The resource "sms" has no operation "schedule"' },
-		{ resource: 'whatsapp', operation: 'toString', expected: 'The resource "whatsapp" has no operation "toString"' },
-		{ resource: 'email', operation: 'send', expected: 'The resource "email" has no operation "(none)"' },
-		{ resource: 'constructor', operation: 'send', expected: 'The resource "constructor" has no operation "(none)"' },
+		{
+			resource: 'sms',
+			operation: 'schedule',
+			expected: 'The resource "sms" has no operation "schedule"',
+		},
+		{
+			resource: 'whatsapp',
+			operation: 'toString',
+			expected: 'The resource "whatsapp" has no operation "toString"',
+		},
+		{
+			resource: 'email',
+			operation: 'send',
+			expected: 'The resource "email" has no operation "(none)"',
+		},
+		{
+			resource: 'constructor',
+			operation: 'send',
+			expected: 'The resource "constructor" has no operation "(none)"',
+		},
 		// n8n drops the Operation of a resource the node does not offer, so the router sees none.
-	])('$resource → $operation is refused before anything is sent', async ({ resource, operation, expected }) => {
-		const { error } = await runWorkflow({
-			workflow,
-			credentials: credentials(),
-			items: [row('+919812345601', '1')],
-			parameters: { Messaging: { resource, operation } },
-			continueOnFail: true,
-		});
-		expect(error?.message).toBe(expected);
-		expect(error?.description).toBe(
-			'Choose SMS or WhatsApp as Resource, and Send (or, for WhatsApp, Send and Wait for Response) as Operation.',
-		);
-		expect(sandbox().requests()).toHaveLength(0);
-	});
+	])(
+		'$resource → $operation is refused before anything is sent',
+		async ({ resource, operation, expected }) => {
+			const { error } = await runWorkflow({
+				workflow,
+				credentials: credentials(),
+				items: [row('+919812345601', '1')],
+				parameters: { Messaging: { resource, operation } },
+				continueOnFail: true,
+			});
+			expect(error?.message).toBe(expected);
+			expect(error?.description).toBe(
+				'Choose SMS or WhatsApp as Resource, and Send (or, for WhatsApp, Send and Wait for Response) as Operation.',
+			);
+			expect(sandbox().requests()).toHaveLength(0);
+		},
+	);
 });
 
 describe('the send path', () => {
@@ -57,18 +76,26 @@ describe('the send path', () => {
 		const answeredTo = new Map(
 			sandbox()
 				.requests()
-				.map((request) => [(request.response.body as { message_id: string }).message_id, formFields(request.rawBody).to]),
+				.map((request) => [
+					(request.response.body as { message_id: string }).message_id,
+					formFields(request.rawBody).to,
+				]),
 		);
 		expect(answeredTo.size).toBe(rows.length);
 		expect(outputs.Messaging.map((item) => answeredTo.get(item.json.message_id as string))).toEqual(
 			rows.map((item) => item.json.phone),
 		);
-		expect(outputs.Messaging.map((item) => item.pairedItem)).toEqual(rows.map((_, item) => ({ item })));
+		expect(outputs.Messaging.map((item) => item.pairedItem)).toEqual(
+			rows.map((_, item) => ({ item })),
+		);
 	});
 
 	test('without continue on fail, the first refused item stops the sends that have not started', async () => {
 		const rows = ['1', '2', '3', '4'].map((id) => row(`+91981234560${id}`, id));
-		sandbox().addFault({ match: { to: '+919812345602' }, action: { status: 400, bodyKind: 'json' } });
+		sandbox().addFault({
+			match: { to: '+919812345602' },
+			action: { status: 400, bodyKind: 'json' },
+		});
 		const { error } = await runWorkflow({
 			workflow,
 			credentials: credentials(),
@@ -77,7 +104,11 @@ describe('the send path', () => {
 		});
 		expect(error?.message).toMatch(/^The Messaging API rejected the message \(400\)/);
 		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
-		expect(sandbox().requests().map((request) => formFields(request.rawBody).to)).toEqual(['+919812345601', '+919812345602']);
+		expect(
+			sandbox()
+				.requests()
+				.map((request) => formFields(request.rawBody).to),
+		).toEqual(['+919812345601', '+919812345602']);
 	});
 
 	test('when every item fails its checks, the credential is not read and each item says why', async () => {

@@ -9,14 +9,22 @@ const sandbox = useSandbox();
 
 /** The same context n8n's CredentialsTester builds for a `testedBy` function. */
 async function runCredentialTest(data: { baseUrl: string; apiKey: string }) {
-	const credential: ICredentialsDecrypted = { id: '1', name: 'Messaging API', type: 'messagingApi', data };
+	const credential: ICredentialsDecrypted = {
+		id: '1',
+		name: 'Messaging API',
+		type: 'messagingApi',
+		data,
+	};
 	return await testMessagingApiCredential.call(new CredentialTestContext(), credential);
 }
 
 describe('Messaging API credential test', () => {
 	test('a good key passes: the empty send is refused for its body, and nothing is sent', async () => {
 		const messagesBefore = sandbox().messages().length;
-		const result = await runCredentialTest({ baseUrl: `${sandbox().url}/`, apiKey: sandbox().apiKey });
+		const result = await runCredentialTest({
+			baseUrl: `${sandbox().url}/`,
+			apiKey: sandbox().apiKey,
+		});
 
 		expect(result).toEqual({ status: 'OK', message: 'API key accepted' });
 		const [request] = sandbox().requests();
@@ -28,7 +36,10 @@ describe('Messaging API credential test', () => {
 	});
 
 	test('a wrong key is reported as rejected, without echoing the key', async () => {
-		const result = await runCredentialTest({ baseUrl: sandbox().url, apiKey: 'sk_not_the_key_123456' });
+		const result = await runCredentialTest({
+			baseUrl: sandbox().url,
+			apiKey: 'sk_not_the_key_123456',
+		});
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toBe(
@@ -38,7 +49,10 @@ describe('Messaging API credential test', () => {
 	});
 
 	test('a base URL that does not lead to the API says so', async () => {
-		const result = await runCredentialTest({ baseUrl: `${sandbox().url}/v1`, apiKey: sandbox().apiKey });
+		const result = await runCredentialTest({
+			baseUrl: `${sandbox().url}/v1`,
+			apiKey: sandbox().apiKey,
+		});
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
@@ -47,7 +61,10 @@ describe('Messaging API credential test', () => {
 	});
 
 	test('an unreachable base URL and missing fields fail before or without a request', async () => {
-		const unreachable = await runCredentialTest({ baseUrl: await closedPortUrl(), apiKey: sandbox().apiKey });
+		const unreachable = await runCredentialTest({
+			baseUrl: await closedPortUrl(),
+			apiKey: sandbox().apiKey,
+		});
 		expect(unreachable.status).toBe('Error');
 		expect(unreachable.message).toMatch(
 			/^Could not reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\. Check the Base URL\.$/,

@@ -17,8 +17,13 @@ describe('the answer page', () => {
 	});
 
 	test('falls back to "Your answer" and "Submit", and shows a problem above the form', () => {
-		const page = answerFormPage({ title: '', description: '', buttonLabel: '' }, 'Write an answer before sending it.');
-		expect(page).toContain('<h1>Your answer</h1><p class="error">Write an answer before sending it.</p>');
+		const page = answerFormPage(
+			{ title: '', description: '', buttonLabel: '' },
+			'Write an answer before sending it.',
+		);
+		expect(page).toContain(
+			'<h1>Your answer</h1><p class="error">Write an answer before sending it.</p>',
+		);
 		expect(page).toContain('>Submit</button>');
 	});
 });
@@ -30,7 +35,10 @@ describe('link previews and button suffixes', () => {
 		['Slackbot-LinkExpanding 1.0', true],
 		['TelegramBot (like TwitterBot)', true],
 		[undefined, true],
-		['Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Version/17.4 Mobile Safari/604.1', false],
+		[
+			'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Version/17.4 Mobile Safari/604.1',
+			false,
+		],
 	])('%s is a preview: %s', (userAgent, preview) => {
 		expect(isLinkPreview(userAgent)).toBe(preview);
 	});

@@ -7,28 +7,31 @@ describe('forEachWithConcurrency', () => {
 		[10, 3],
 		[10, 8],
 		[3, 8],
-	])('processes %i items exactly once with at most %i in flight, starting in index order', async (count, limit) => {
-		const clock = new VirtualClock();
-		let inFlight = 0;
-		let peak = 0;
-		const started: number[] = [];
-		const finished: number[] = [];
+	])(
+		'processes %i items exactly once with at most %i in flight, starting in index order',
+		async (count, limit) => {
+			const clock = new VirtualClock();
+			let inFlight = 0;
+			let peak = 0;
+			const started: number[] = [];
+			const finished: number[] = [];
 
-		await clock.run(
-			forEachWithConcurrency(count, limit, async (index) => {
-				started.push(index);
-				inFlight++;
-				peak = Math.max(peak, inFlight);
-				await clock.sleep(10 + ((index * 7) % 5));
-				inFlight--;
-				finished.push(index);
-			}),
-		);
+			await clock.run(
+				forEachWithConcurrency(count, limit, async (index) => {
+					started.push(index);
+					inFlight++;
+					peak = Math.max(peak, inFlight);
+					await clock.sleep(10 + ((index * 7) % 5));
+					inFlight--;
+					finished.push(index);
+				}),
+			);
 
-		expect(started).toEqual(Array.from({ length: count }, (_, i) => i));
-		expect([...finished].sort((a, b) => a - b)).toEqual(started);
-		expect(peak).toBe(Math.min(limit, count));
-	});
+			expect(started).toEqual(Array.from({ length: count }, (_, i) => i));
+			expect([...finished].sort((a, b) => a - b)).toEqual(started);
+			expect(peak).toBe(Math.min(limit, count));
+		},
+	);
 
 	it('does nothing for zero items and treats a concurrency below 1 as 1', async () => {
 		const seen: number[] = [];

@@ -44,7 +44,14 @@ describe('four 1,000-message campaigns at 100/s each, sharing an account limited
 		const campaigns = [0, 1, 2, 3].map(
 			async (campaign) =>
 				await sendCampaign(
-					{ items: 1000, concurrency: 5, maxTries: 5, maxPerSecond: 100, readsBudget, firstItem: campaign * 1000 },
+					{
+						items: 1000,
+						concurrency: 5,
+						maxTries: 5,
+						maxPerSecond: 100,
+						readsBudget,
+						firstItem: campaign * 1000,
+					},
 					simulated,
 					clock,
 				),
@@ -57,7 +64,9 @@ describe('four 1,000-message campaigns at 100/s each, sharing an account limited
 		const { simulated, outcomes, durationMs } = await runFour(true);
 
 		expect(outcomes.flatMap((outcome) => outcome.failedItems)).toEqual([]);
-		expect([...simulated.accepted].sort((a, b) => a - b)).toEqual(Array.from({ length: 4000 }, (_, i) => i));
+		expect([...simulated.accepted].sort((a, b) => a - b)).toEqual(
+			Array.from({ length: 4000 }, (_, i) => i),
+		);
 		expect(simulated.throttled).toBeLessThanOrEqual(40);
 		expect(durationMs).toBeLessThanOrEqual(1.1 * idealMs);
 	});

@@ -2,7 +2,12 @@ import { AdaptiveSendRateLimiter } from '../../../../nodes/Messaging/throughput/
 import { SimulatedProvider, runCampaign } from './simulatedProvider';
 import { VirtualClock } from './virtualClock';
 
-async function startTimes(clock: VirtualClock, limiter: AdaptiveSendRateLimiter, callers: number, perCaller: number) {
+async function startTimes(
+	clock: VirtualClock,
+	limiter: AdaptiveSendRateLimiter,
+	callers: number,
+	perCaller: number,
+) {
 	const starts: number[] = [];
 	const caller = async () => {
 		for (let i = 0; i < perCaller; i++) {
@@ -20,22 +25,25 @@ describe('AdaptiveSendRateLimiter before any 429: a smooth limiter', () => {
 		[100, 1, 50],
 		[100, 8, 10],
 		[20, 4, 5],
-	])('spaces starts evenly at %i/s across %i concurrent callers', async (perSecond, callers, perCaller) => {
-		const clock = new VirtualClock();
-		const starts = await startTimes(
-			clock,
-			new AdaptiveSendRateLimiter({ maxPerSecond: perSecond }, clock),
-			callers,
-			perCaller,
-		);
+	])(
+		'spaces starts evenly at %i/s across %i concurrent callers',
+		async (perSecond, callers, perCaller) => {
+			const clock = new VirtualClock();
+			const starts = await startTimes(
+				clock,
+				new AdaptiveSendRateLimiter({ maxPerSecond: perSecond }, clock),
+				callers,
+				perCaller,
+			);
 
-		const interval = 1000 / perSecond;
-		expect(starts).toHaveLength(callers * perCaller);
-		starts.slice(1).forEach((start, i) => {
-			expect(start - starts[i]).toBeCloseTo(interval, 6);
-		});
-		expect(starts[starts.length - 1]).toBeCloseTo((starts.length - 1) * interval, 6);
-	});
+			const interval = 1000 / perSecond;
+			expect(starts).toHaveLength(callers * perCaller);
+			starts.slice(1).forEach((start, i) => {
+				expect(start - starts[i]).toBeCloseTo(interval, 6);
+			});
+			expect(starts[starts.length - 1]).toBeCloseTo((starts.length - 1) * interval, 6);
+		},
+	);
 
 	it('never lets a burst through after an idle period', async () => {
 		const clock = new VirtualClock();
@@ -50,14 +58,24 @@ describe('AdaptiveSendRateLimiter before any 429: a smooth limiter', () => {
 
 	it('does not wait at all when the limit is 0 (no limit)', async () => {
 		const clock = new VirtualClock();
-		const starts = await startTimes(clock, new AdaptiveSendRateLimiter({ maxPerSecond: 0 }, clock), 4, 25);
+		const starts = await startTimes(
+			clock,
+			new AdaptiveSendRateLimiter({ maxPerSecond: 0 }, clock),
+			4,
+			25,
+		);
 		expect(new Set(starts.map((start) => start % 3))).toEqual(new Set([0]));
 		expect(clock.sleeps.filter((ms) => ms !== 3)).toEqual([]);
 	});
 });
 
 /** One caller let go every `everyMs` until `untilMs`, so it achieved exactly 1000 / everyMs per second; returns its last start. */
-async function sendSteadily(clock: VirtualClock, limiter: AdaptiveSendRateLimiter, everyMs: number, untilMs: number) {
+async function sendSteadily(
+	clock: VirtualClock,
+	limiter: AdaptiveSendRateLimiter,
+	everyMs: number,
+	untilMs: number,
+) {
 	let lastStartedAt = 0;
 	await clock.run(
 		(async () => {
@@ -121,7 +139,9 @@ describe('AdaptiveSendRateLimiter after a 429', () => {
 		const decreasedAt = clock.now();
 		const recoveryMs = Math.cbrt((100 * 0.3) / 0.4) * 1000;
 
-		const rates = [0, 1000, 2000, 3000, recoveryMs, recoveryMs + 2000].map((ms) => limiter.rateAt(decreasedAt + ms));
+		const rates = [0, 1000, 2000, 3000, recoveryMs, recoveryMs + 2000].map((ms) =>
+			limiter.rateAt(decreasedAt + ms),
+		);
 
 		rates.slice(1).forEach((rate, i) => expect(rate).toBeGreaterThan(rates[i]));
 		expect(rates[1]).toBeLessThan(90);
@@ -206,10 +226,16 @@ describe('a 1,000-message campaign against a provider allowing 100/s with a burs
 		const clock = new VirtualClock();
 		const simulated = new SimulatedProvider(provider, clock);
 
-		const outcome = await runCampaign({ items: 1000, concurrency: 10, maxTries: 3, maxPerSecond: 0 }, simulated, clock);
+		const outcome = await runCampaign(
+			{ items: 1000, concurrency: 10, maxTries: 3, maxPerSecond: 0 },
+			simulated,
+			clock,
+		);
 
 		expect(outcome.failedItems).toEqual([]);
-		expect([...simulated.accepted].sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+		expect([...simulated.accepted].sort((a, b) => a - b)).toEqual(
+			Array.from({ length: 1000 }, (_, i) => i),
+		);
 		// Sending flat out, the same lanes without the adaptive rate see about 80.
 		expect(simulated.throttled).toBeLessThan(25);
 		// Not a collapse: pausing every lane for each Retry-After would take well over a minute.

@@ -54,9 +54,9 @@ describe('backoffDelayMs', () => {
 		expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, { ...options, random: () => 0 }))).toEqual([
 			50, 100, 200, 400, 500,
 		]);
-		expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, { ...options, random: () => 0.999999 }))).toEqual([
-			100, 200, 400, 800, 1000,
-		]);
+		expect(
+			[1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, { ...options, random: () => 0.999999 })),
+		).toEqual([100, 200, 400, 800, 1000]);
 	});
 });
 
@@ -64,10 +64,20 @@ describe('retryDelayMs', () => {
 	const options: RetryOptions = { maxTries: 3, idempotent: false, baseDelayMs: 100, ...noJitter };
 
 	it.each<[string, ClassifiedFailure, boolean, number | undefined]>([
-		['429 with Retry-After waits what the provider asked', { kind: 'rate_limited', retryAfter: '2' }, false, 2000],
+		[
+			'429 with Retry-After waits what the provider asked',
+			{ kind: 'rate_limited', retryAfter: '2' },
+			false,
+			2000,
+		],
 		['429 without Retry-After backs off', { kind: 'rate_limited' }, false, 50],
 		['a request that never left is retried', { kind: 'not_sent' }, false, 50],
-		['a maybe-processed request is not resent without a key', { kind: 'maybe_processed' }, false, undefined],
+		[
+			'a maybe-processed request is not resent without a key',
+			{ kind: 'maybe_processed' },
+			false,
+			undefined,
+		],
 		['a maybe-processed request is resent with a key', { kind: 'maybe_processed' }, true, 50],
 		['a final failure is never retried', { kind: 'final' }, true, undefined],
 	])('%s', (_, failure, idempotent, expected) => {
@@ -90,7 +100,9 @@ describe('sendWithRetries', () => {
 		const clock = new VirtualClock();
 		const { send, tries } = scriptedSend([{ kind: 'rate_limited', retryAfter: '3' }]);
 
-		const outcome = await clock.run(sendWithRetries(send, classify, { maxTries: 3, idempotent: false }, clock));
+		const outcome = await clock.run(
+			sendWithRetries(send, classify, { maxTries: 3, idempotent: false }, clock),
+		);
 
 		expect(outcome).toEqual({ ok: true, value: 'ack after 2 tries', triesMade: 2 });
 		expect(tries).toEqual([1, 2]);
@@ -102,11 +114,19 @@ describe('sendWithRetries', () => {
 		const { send, tries } = scriptedSend(Array(5).fill({ kind: 'rate_limited' }));
 
 		const outcome = await clock.run(
-			sendWithRetries(send, classify, { maxTries: 3, idempotent: false, baseDelayMs: 100, ...noJitter }, clock),
+			sendWithRetries(
+				send,
+				classify,
+				{ maxTries: 3, idempotent: false, baseDelayMs: 100, ...noJitter },
+				clock,
+			),
 		);
 
 		expect(outcome.ok).toBe(false);
-		expect(outcome).toMatchObject({ triesMade: 3, error: { message: 'provider failure: rate_limited' } });
+		expect(outcome).toMatchObject({
+			triesMade: 3,
+			error: { message: 'provider failure: rate_limited' },
+		});
 		expect(tries).toEqual([1, 2, 3]);
 		expect(clock.sleeps).toEqual([50, 100]);
 	});
@@ -115,9 +135,15 @@ describe('sendWithRetries', () => {
 		const clock = new VirtualClock();
 		const { send, tries } = scriptedSend([{ kind: 'maybe_processed' }]);
 
-		const outcome = await clock.run(sendWithRetries(send, classify, { maxTries: 3, idempotent: false }, clock));
+		const outcome = await clock.run(
+			sendWithRetries(send, classify, { maxTries: 3, idempotent: false }, clock),
+		);
 
-		expect(outcome).toMatchObject({ ok: false, triesMade: 1, error: { message: 'provider failure: maybe_processed' } });
+		expect(outcome).toMatchObject({
+			ok: false,
+			triesMade: 1,
+			error: { message: 'provider failure: maybe_processed' },
+		});
 		expect(tries).toEqual([1]);
 		expect(clock.sleeps).toEqual([]);
 	});
@@ -127,7 +153,12 @@ describe('sendWithRetries', () => {
 		const { send, tries } = scriptedSend([{ kind: 'maybe_processed' }, { kind: 'not_sent' }]);
 
 		const outcome = await clock.run(
-			sendWithRetries(send, classify, { maxTries: 3, idempotent: true, baseDelayMs: 100, ...noJitter }, clock),
+			sendWithRetries(
+				send,
+				classify,
+				{ maxTries: 3, idempotent: true, baseDelayMs: 100, ...noJitter },
+				clock,
+			),
 		);
 
 		expect(outcome).toEqual({ ok: true, value: 'ack after 3 tries', triesMade: 3 });

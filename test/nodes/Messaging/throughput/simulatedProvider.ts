@@ -1,6 +1,9 @@
 import { forEachWithConcurrency } from '../../../../nodes/Messaging/throughput/pool';
 import { AdaptiveSendRateLimiter } from '../../../../nodes/Messaging/throughput/rateLimiter';
-import { sendWithRetries, type ClassifiedFailure } from '../../../../nodes/Messaging/throughput/retryPolicy';
+import {
+	sendWithRetries,
+	type ClassifiedFailure,
+} from '../../../../nodes/Messaging/throughput/retryPolicy';
 import type { ProviderBudget } from '../../../../nodes/Messaging/transport/providerBudget';
 import type { VirtualClock } from './virtualClock';
 
@@ -26,7 +29,9 @@ export class RateLimitedByProvider extends Error {
 }
 
 export const classifyProviderFailure = (error: unknown): ClassifiedFailure =>
-	error instanceof RateLimitedByProvider ? { kind: 'rate_limited', retryAfter: error.retryAfter } : { kind: 'final' };
+	error instanceof RateLimitedByProvider
+		? { kind: 'rate_limited', retryAfter: error.retryAfter }
+		: { kind: 'final' };
 
 export interface ProviderSettings {
 	perSecond: number;
@@ -122,7 +127,11 @@ export async function sendCampaign(
 		const item = (campaign.firstItem ?? 0) + position;
 		const outcome = await sendWithRetries(
 			async (tryNumber) =>
-				await limiter.send(tryNumber > 1 ? 'retry' : 'first', async () => await sendTelling(item), isThrottled),
+				await limiter.send(
+					tryNumber > 1 ? 'retry' : 'first',
+					async () => await sendTelling(item),
+					isThrottled,
+				),
 			classifyProviderFailure,
 			{ maxTries: campaign.maxTries, idempotent: false },
 			clock,

@@ -21,13 +21,23 @@ function contextWith(credentials: Record<string, unknown>, node: INode = messagi
 describe('readEndpoint', () => {
 	test('reads the credential once and hands it on with the node credential id and name', async () => {
 		const credentials = { baseUrl: ' https://api.example.com/ ', apiKey: 'sk_live_1' };
-		const node = messagingNode({}, { credentials: { messagingApi: { id: '7', name: 'Prod messaging' } } });
+		const node = messagingNode(
+			{},
+			{ credentials: { messagingApi: { id: '7', name: 'Prod messaging' } } },
+		);
 		const { context, reads } = contextWith(credentials, node);
 
 		expect(await readEndpoint(context)).toEqual({
 			baseUrl: 'https://api.example.com/',
 			apiKey: 'sk_live_1',
-			credentialOptions: { credentialsDecrypted: { id: '7', name: 'Prod messaging', type: 'messagingApi', data: credentials } },
+			credentialOptions: {
+				credentialsDecrypted: {
+					id: '7',
+					name: 'Prod messaging',
+					type: 'messagingApi',
+					data: credentials,
+				},
+			},
 		});
 		expect(reads()).toBe(1);
 	});
@@ -40,15 +50,23 @@ describe('readEndpoint', () => {
 		});
 	});
 
-	test.each([[''], ['   '], ['api.example.com'], ['ftp://api.example.com'], ['https:///v1'], [undefined]])(
-		'Base URL %p is refused with the fix',
-		async (baseUrl) => {
-			const error = await readEndpoint(contextWith({ baseUrl, apiKey: 'k' }).context).catch((thrown: unknown) => thrown);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect((error as NodeOperationError).message).toBe('The Messaging API credential has no valid Base URL');
-			expect((error as NodeOperationError).description).toBe(
-				'Open the credential and set Base URL to the API root, e.g. https://api.example.com.',
-			);
-		},
-	);
+	test.each([
+		[''],
+		['   '],
+		['api.example.com'],
+		['ftp://api.example.com'],
+		['https:///v1'],
+		[undefined],
+	])('Base URL %p is refused with the fix', async (baseUrl) => {
+		const error = await readEndpoint(contextWith({ baseUrl, apiKey: 'k' }).context).catch(
+			(thrown: unknown) => thrown,
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as NodeOperationError).message).toBe(
+			'The Messaging API credential has no valid Base URL',
+		);
+		expect((error as NodeOperationError).description).toBe(
+			'Open the credential and set Base URL to the API root, e.g. https://api.example.com.',
+		);
+	});
 });

@@ -1,4 +1,7 @@
-import { thrownFailureFacts, readProviderMessage } from '../../../../nodes/Messaging/transport/failureFacts';
+import {
+	thrownFailureFacts,
+	readProviderMessage,
+} from '../../../../nodes/Messaging/transport/failureFacts';
 
 describe('readProviderMessage', () => {
 	test.each([
@@ -38,23 +41,39 @@ describe('readProviderMessage', () => {
 
 describe('thrownFailureFacts', () => {
 	test('finds the Node.js error code along the cause chain and notices timeouts', () => {
-		const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+		const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+			code: 'ECONNREFUSED',
+		});
 		expect(thrownFailureFacts(new Error('wrapper', { cause: refused }))).toEqual({
 			networkCode: 'ECONNREFUSED',
 			timedOut: false,
 		});
-		const timeout = Object.assign(new Error('timeout of 1000ms exceeded'), { code: 'ECONNABORTED' });
+		const timeout = Object.assign(new Error('timeout of 1000ms exceeded'), {
+			code: 'ECONNABORTED',
+		});
 		expect(thrownFailureFacts(timeout)).toEqual({ networkCode: 'ECONNABORTED', timedOut: true });
-		expect(thrownFailureFacts(new Error('socket hang up'))).toEqual({ networkCode: undefined, timedOut: false });
+		expect(thrownFailureFacts(new Error('socket hang up'))).toEqual({
+			networkCode: undefined,
+			timedOut: false,
+		});
 	});
 
 	test('an HTTP answer thrown as an error keeps only its status, Retry-After and provider message', () => {
 		const thrown = Object.assign(new Error('Request failed with status code 429'), {
 			config: { headers: { Authorization: 'Bearer sk_secret' } },
-			response: { status: 429, headers: { 'retry-after': '4' }, data: { error: { message: 'Slow down' } } },
+			response: {
+				status: 429,
+				headers: { 'retry-after': '4' },
+				data: { error: { message: 'Slow down' } },
+			},
 		});
 		const facts = thrownFailureFacts(new Error('wrapper', { cause: thrown }));
-		expect(facts).toEqual({ status: 429, retryAfter: '4', providerMessage: 'Slow down', providerField: undefined });
+		expect(facts).toEqual({
+			status: 429,
+			retryAfter: '4',
+			providerMessage: 'Slow down',
+			providerField: undefined,
+		});
 		expect(JSON.stringify(facts)).not.toContain('sk_secret');
 	});
 });

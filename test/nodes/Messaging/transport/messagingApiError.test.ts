@@ -71,7 +71,11 @@ describe('messagingApiError', () => {
 			"Fix the field 'content'",
 		],
 		[
-			{ status: 422, providerMessage: 'No open 24-hour session', providerCode: 'session_window_closed' },
+			{
+				status: 422,
+				providerMessage: 'No open 24-hour session',
+				providerCode: 'session_window_closed',
+			},
 			'The Messaging API rejected the message (422): No open 24-hour session',
 			'send a template message instead',
 		],
@@ -80,7 +84,11 @@ describe('messagingApiError', () => {
 			'The Messaging API rejected the message (422): Key reused',
 			'Make the key unique per message',
 		],
-		[{ status: 429, retryAfter: '5' }, 'The Messaging API is limiting the send rate (429)', 'Max Messages per Second'],
+		[
+			{ status: 429, retryAfter: '5' },
+			'The Messaging API is limiting the send rate (429)',
+			'Max Messages per Second',
+		],
 		[
 			{ status: 502, providerMessage: 'Bad Gateway' },
 			'The Messaging API failed on its side (502): Bad Gateway',
@@ -118,8 +126,16 @@ describe('messagingApiError', () => {
 			'It was not sent again: the message may already have been sent, or a request with the same Idempotency Key may still be in progress. Check with your provider before sending it again, and give every different message its own Idempotency Key.',
 		],
 		[{ status: 413 }, {}, 'Shorten the message text or variable values.'],
-		[{ status: 400, providerMessage: 'to is invalid' }, {}, 'Fix the field named in the message and run the node again.'],
-		[{ status: 418 }, {}, "Fix this item's fields (the provider gave no reason) and run the node again."],
+		[
+			{ status: 400, providerMessage: 'to is invalid' },
+			{},
+			'Fix the field named in the message and run the node again.',
+		],
+		[
+			{ status: 418 },
+			{},
+			"Fix this item's fields (the provider gave no reason) and run the node again.",
+		],
 		[
 			{ status: 422, providerCode: 'constructor' },
 			{},
@@ -136,7 +152,9 @@ describe('messagingApiError', () => {
 			'Try again later. The message may have been accepted; run the node again with the same Idempotency Key and it is sent at most once.',
 		],
 	])('%j, %j: the whole advice', (facts: FailureFacts, extra, description) => {
-		expect(messagingApiError(node, facts, 0, { ...context, ...extra }).description).toBe(description);
+		expect(messagingApiError(node, facts, 0, { ...context, ...extra }).description).toBe(
+			description,
+		);
 	});
 
 	test('is a NodeApiError to n8n, by class and by name, and carries the facts it was built from', () => {
@@ -169,9 +187,14 @@ describe('messagingApiError', () => {
 		expect(error.message).toBe('The Messaging API rejected the message (422): Key *** is revoked');
 		expect(error.description).toContain("Fix the field 'key_***'");
 		expect(error.cause).toBeUndefined();
-		expect(messagingApiError(node, { status: 401, providerMessage: `Key ${apiKey} is revoked` }, 0, context).message).toBe(
-			'The Messaging API rejected the API key (401): Key *** is revoked',
-		);
+		expect(
+			messagingApiError(
+				node,
+				{ status: 401, providerMessage: `Key ${apiKey} is revoked` },
+				0,
+				context,
+			).message,
+		).toBe('The Messaging API rejected the API key (401): Key *** is revoked');
 	});
 
 	test.each([

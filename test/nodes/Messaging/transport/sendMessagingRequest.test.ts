@@ -7,7 +7,10 @@ import type {
 } from 'n8n-workflow';
 
 import { classifyMessagingFailure } from '../../../../nodes/Messaging/transport/messagingApiError';
-import type { MessagingRequest, SendSettings } from '../../../../nodes/Messaging/transport/messagingRequest';
+import type {
+	MessagingRequest,
+	SendSettings,
+} from '../../../../nodes/Messaging/transport/messagingRequest';
 import { sendMessagingRequest } from '../../../../nodes/Messaging/transport/sendMessagingRequest';
 import type { MessagingEndpoint } from '../../../../nodes/Messaging/transport/endpoint';
 import { messagingNode } from '../../../helpers/nodeFixtures';
@@ -48,7 +51,10 @@ interface HelperCall {
 
 type Answer = () => unknown;
 
-function fakeContext(answer: Answer, node: INode = messagingNode({ resource: 'sms', operation: 'send' })) {
+function fakeContext(
+	answer: Answer,
+	node: INode = messagingNode({ resource: 'sms', operation: 'send' }),
+) {
 	const calls: HelperCall[] = [];
 	const context = {
 		getNode: () => node,
@@ -59,7 +65,13 @@ function fakeContext(answer: Answer, node: INode = messagingNode({ resource: 'sm
 				options: IHttpRequestOptions,
 				credentialOptions?: IAdditionalCredentialOptions,
 			) {
-				calls.push({ self: this, credentialType, options, credentialOptions, argumentCount: arguments.length });
+				calls.push({
+					self: this,
+					credentialType,
+					options,
+					credentialOptions,
+					argumentCount: arguments.length,
+				});
 				return answer();
 			},
 		},
@@ -68,11 +80,13 @@ function fakeContext(answer: Answer, node: INode = messagingNode({ resource: 'sm
 }
 
 const queued = { message_id: 'msg_01', status: 'queued', channel: 'sms' };
-const answerWith = (statusCode: number, body?: unknown, headers: unknown = {}): Answer => () => ({
-	statusCode,
-	headers,
-	body,
-});
+const answerWith =
+	(statusCode: number, body?: unknown, headers: unknown = {}): Answer =>
+	() => ({
+		statusCode,
+		headers,
+		body,
+	});
 
 describe('the request handed to n8n', () => {
 	test('form body: POST to the joined URL, named fields URL-encoded, full response kept, no status thrown', async () => {
@@ -101,7 +115,13 @@ describe('the request handed to n8n', () => {
 	test('JSON body: the same fields as an object (object fields still JSON text), json: true', async () => {
 		const { context, calls } = fakeContext(answerWith(200, queued));
 
-		await sendMessagingRequest.call(context, endpoint, smsRequest, { bodyEncoding: 'json', timeoutMs: 30000 }, 0);
+		await sendMessagingRequest.call(
+			context,
+			endpoint,
+			smsRequest,
+			{ bodyEncoding: 'json', timeoutMs: 30000 },
+			0,
+		);
 
 		expect(calls[0].options).toEqual({
 			method: 'POST',
@@ -122,7 +142,9 @@ describe('the request handed to n8n', () => {
 	});
 
 	test('an Idempotency Key becomes the Idempotency-Key header; the timeout is the setting', async () => {
-		const { context, calls } = fakeContext(answerWith(200, { ...queued, channel: 'whatsapp', status: 'sent' }));
+		const { context, calls } = fakeContext(
+			answerWith(200, { ...queued, channel: 'whatsapp', status: 'sent' }),
+		);
 
 		await sendMessagingRequest.call(
 			context,
@@ -152,7 +174,11 @@ describe('the request handed to n8n', () => {
 		['https://api.example.com/', '/v1/sms/send', 'https://api.example.com/v1/sms/send'],
 		['https://api.example.com///', '/v1/whatsapp/send', 'https://api.example.com/v1/whatsapp/send'],
 		['  https://api.example.com/ \n', '/v1/sms/send', 'https://api.example.com/v1/sms/send'],
-		['http://127.0.0.1:8080/messaging/', '/v1/whatsapp/send', 'http://127.0.0.1:8080/messaging/v1/whatsapp/send'],
+		[
+			'http://127.0.0.1:8080/messaging/',
+			'/v1/whatsapp/send',
+			'http://127.0.0.1:8080/messaging/v1/whatsapp/send',
+		],
 	] as const)('base URL %j + %s → %s', async (baseUrl, path, url) => {
 		const { context, calls } = fakeContext(answerWith(200, queued));
 		const request: MessagingRequest = path === '/v1/sms/send' ? smsRequest : whatsappRequest;
@@ -164,12 +190,29 @@ describe('the request handed to n8n', () => {
 
 	test("the endpoint's credential options are handed to n8n on every send", async () => {
 		const credentialOptions = {
-			credentialsDecrypted: { id: '7', name: 'Prod messaging', type: 'messagingApi', data: { apiKey: API_KEY } },
+			credentialsDecrypted: {
+				id: '7',
+				name: 'Prod messaging',
+				type: 'messagingApi',
+				data: { apiKey: API_KEY },
+			},
 		};
 		const { context, calls } = fakeContext(answerWith(200, queued));
 
-		await sendMessagingRequest.call(context, { ...endpoint, credentialOptions }, smsRequest, formSettings, 0);
-		await sendMessagingRequest.call(context, { ...endpoint, credentialOptions }, smsRequest, formSettings, 1);
+		await sendMessagingRequest.call(
+			context,
+			{ ...endpoint, credentialOptions },
+			smsRequest,
+			formSettings,
+			0,
+		);
+		await sendMessagingRequest.call(
+			context,
+			{ ...endpoint, credentialOptions },
+			smsRequest,
+			formSettings,
+			1,
+		);
 
 		expect(calls.map((call) => [call.credentialType, call.credentialOptions])).toEqual([
 			['messagingApi', credentialOptions],
@@ -181,27 +224,44 @@ describe('the request handed to n8n', () => {
 describe('2xx with a valid acknowledgement → the acknowledgement as returned', () => {
 	test.each([
 		['200 with a JSON object', 200, queued, queued],
-		['201 with JSON text', 201, '{"message_id":"msg_02","status":"queued","channel":"sms"}', {
-			message_id: 'msg_02',
-			status: 'queued',
-			channel: 'sms',
-		}],
-		['202 with a Buffer', 202, Buffer.from('{"message_id":"wamid.9","status":"sent","channel":"whatsapp"}'), {
-			message_id: 'wamid.9',
-			status: 'sent',
-			channel: 'whatsapp',
-		}],
-		['200 with extra fields, kept', 200, { ...queued, segments: 2, cost: { amount: '0.12' } }, {
-			message_id: 'msg_01',
-			status: 'queued',
-			channel: 'sms',
-			segments: 2,
-			cost: { amount: '0.12' },
-		}],
+		[
+			'201 with JSON text',
+			201,
+			'{"message_id":"msg_02","status":"queued","channel":"sms"}',
+			{
+				message_id: 'msg_02',
+				status: 'queued',
+				channel: 'sms',
+			},
+		],
+		[
+			'202 with a Buffer',
+			202,
+			Buffer.from('{"message_id":"wamid.9","status":"sent","channel":"whatsapp"}'),
+			{
+				message_id: 'wamid.9',
+				status: 'sent',
+				channel: 'whatsapp',
+			},
+		],
+		[
+			'200 with extra fields, kept',
+			200,
+			{ ...queued, segments: 2, cost: { amount: '0.12' } },
+			{
+				message_id: 'msg_01',
+				status: 'queued',
+				channel: 'sms',
+				segments: 2,
+				cost: { amount: '0.12' },
+			},
+		],
 	] as const)('%s', async (_title, statusCode, body, expected) => {
 		const { context, calls } = fakeContext(answerWith(statusCode, body));
 
-		await expect(sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0)).resolves.toEqual(expected);
+		await expect(
+			sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0),
+		).resolves.toEqual(expected);
 		expect(calls).toHaveLength(1);
 	});
 });
@@ -227,9 +287,24 @@ const NO_ACK_ADVICE =
 
 describe('2xx without a valid acknowledgement → a final failure, never a success', () => {
 	test.each([
-		['an empty object', 200, {}, 'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): {}'],
-		['an empty text body', 200, '', 'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): (empty body)'],
-		['204 without a body', 204, undefined, 'The Messaging API answered 204 without a valid acknowledgement (message_id, status, channel): (empty body)'],
+		[
+			'an empty object',
+			200,
+			{},
+			'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): {}',
+		],
+		[
+			'an empty text body',
+			200,
+			'',
+			'The Messaging API answered 200 without a valid acknowledgement (message_id, status, channel): (empty body)',
+		],
+		[
+			'204 without a body',
+			204,
+			undefined,
+			'The Messaging API answered 204 without a valid acknowledgement (message_id, status, channel): (empty body)',
+		],
 		[
 			'no channel',
 			200,
@@ -320,7 +395,8 @@ const statusCases: StatusCase[] = [
 		statusCode: 401,
 		body: { error: { code: 'invalid_api_key', message: `Key ${API_KEY} is not valid` } },
 		message: 'The Messaging API rejected the API key (401): Key *** is not valid',
-		description: 'Check the API Key in the Messaging API credential, and that the key may send on this channel.',
+		description:
+			'Check the API Key in the Messaging API credential, and that the key may send on this channel.',
 		kind: { kind: 'final' },
 	},
 	{
@@ -379,24 +455,32 @@ const statusCases: StatusCase[] = [
 ];
 
 describe('non-2xx answers → an error with the provider reason and what to do', () => {
-	test.each(statusCases.map((statusCase) => [statusCase.title, statusCase] as const))('%s', async (_title, statusCase) => {
-		const error = await failureOf(
-			answerWith(statusCase.statusCode, statusCase.body, statusCase.headers ?? {}),
-			statusCase.settings,
-		);
+	test.each(statusCases.map((statusCase) => [statusCase.title, statusCase] as const))(
+		'%s',
+		async (_title, statusCase) => {
+			const error = await failureOf(
+				answerWith(statusCase.statusCode, statusCase.body, statusCase.headers ?? {}),
+				statusCase.settings,
+			);
 
-		expect(error.message).toBe(statusCase.message);
-		expect(error.description).toBe(statusCase.description);
-		expect(error.httpCode).toBe(String(statusCase.statusCode));
-		expect(classifyMessagingFailure(error)).toEqual(statusCase.kind);
-		expect(JSON.stringify(error)).not.toContain(API_KEY);
-	});
+			expect(error.message).toBe(statusCase.message);
+			expect(error.description).toBe(statusCase.description);
+			expect(error.httpCode).toBe(String(statusCase.statusCode));
+			expect(classifyMessagingFailure(error)).toEqual(statusCase.kind);
+			expect(JSON.stringify(error)).not.toContain(API_KEY);
+		},
+	);
 
 	test('a Retry-After HTTP date reaches the retry policy unchanged', async () => {
-		const error = await failureOf(answerWith(429, undefined, { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' }));
+		const error = await failureOf(
+			answerWith(429, undefined, { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' }),
+		);
 
 		expect(error.message).toBe('The Messaging API is limiting the send rate (429)');
-		expect(classifyMessagingFailure(error)).toEqual({ kind: 'rate_limited', retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT' });
+		expect(classifyMessagingFailure(error)).toEqual({
+			kind: 'rate_limited',
+			retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT',
+		});
 	});
 });
 
@@ -418,15 +502,19 @@ const thrownCases: ThrownCase[] = [
 		title: 'connection refused: nothing was sent',
 		thrown: networkError('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED'),
 		message: 'Could not connect to the Messaging API',
-		description: "Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
+		description:
+			"Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
 		httpCode: null,
 		kind: { kind: 'not_sent' },
 	},
 	{
 		title: 'unknown host, found along the cause chain',
-		thrown: new Error('Request failed', { cause: networkError('getaddrinfo ENOTFOUND api.example.invalid', 'ENOTFOUND') }),
+		thrown: new Error('Request failed', {
+			cause: networkError('getaddrinfo ENOTFOUND api.example.invalid', 'ENOTFOUND'),
+		}),
 		message: 'Could not connect to the Messaging API',
-		description: "Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
+		description:
+			"Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
 		httpCode: null,
 		kind: { kind: 'not_sent' },
 	},
@@ -452,7 +540,11 @@ const thrownCases: ThrownCase[] = [
 		title: 'an HTTP 429 thrown by the client despite ignoreHttpStatusErrors',
 		thrown: networkError('Request failed with status code 429', 'ERR_BAD_REQUEST', {
 			config: { headers: { Authorization: `Bearer ${API_KEY}` } },
-			response: { status: 429, headers: { 'retry-after': '3' }, data: { error: { message: 'Slow down' } } },
+			response: {
+				status: 429,
+				headers: { 'retry-after': '3' },
+				data: { error: { message: 'Slow down' } },
+			},
 		}),
 		message: 'The Messaging API is limiting the send rate (429): Slow down',
 		description:
@@ -463,14 +555,17 @@ const thrownCases: ThrownCase[] = [
 ];
 
 describe('thrown client errors → an error saying whether the message may have gone', () => {
-	test.each(thrownCases.map((thrownCase) => [thrownCase.title, thrownCase] as const))('%s', async (_title, thrownCase) => {
-		const error = await failureOf(() => Promise.reject(thrownCase.thrown), thrownCase.settings);
+	test.each(thrownCases.map((thrownCase) => [thrownCase.title, thrownCase] as const))(
+		'%s',
+		async (_title, thrownCase) => {
+			const error = await failureOf(() => Promise.reject(thrownCase.thrown), thrownCase.settings);
 
-		expect(error.message).toBe(thrownCase.message);
-		expect(error.description).toBe(thrownCase.description);
-		expect(error.httpCode).toBe(thrownCase.httpCode);
-		expect(classifyMessagingFailure(error)).toEqual(thrownCase.kind);
-	});
+			expect(error.message).toBe(thrownCase.message);
+			expect(error.description).toBe(thrownCase.description);
+			expect(error.httpCode).toBe(thrownCase.httpCode);
+			expect(classifyMessagingFailure(error)).toEqual(thrownCase.kind);
+		},
+	);
 
 	test('the client error, whose config holds the Authorization header, is not kept on the error', async () => {
 		const thrown = networkError(`socket hang up (Bearer ${API_KEY})`, 'ECONNRESET', {
@@ -480,16 +575,25 @@ describe('thrown client errors → an error saying whether the message may have 
 
 		expect(error.message).toBe('The connection to the Messaging API broke before it answered');
 		expect(error.cause).not.toBe(thrown);
-		expect([error.message, error.description, error.stack, JSON.stringify(error)].join('\n')).not.toContain(API_KEY);
+		expect(
+			[error.message, error.description, error.stack, JSON.stringify(error)].join('\n'),
+		).not.toContain(API_KEY);
 	});
 });
 
 describe('the provider budget', () => {
-	const budgetHeaders = { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '37', 'RateLimit-Policy': '100;w=1' };
+	const budgetHeaders = {
+		'RateLimit-Limit': '100',
+		'RateLimit-Remaining': '37',
+		'RateLimit-Policy': '100;w=1',
+	};
 
 	test.each([
 		['an acknowledgement', answerWith(200, queued, budgetHeaders)],
-		['a 429', answerWith(429, { error: { code: 'rate_limited', message: 'slow down' } }, budgetHeaders)],
+		[
+			'a 429',
+			answerWith(429, { error: { code: 'rate_limited', message: 'slow down' } }, budgetHeaders),
+		],
 		['a 422', answerWith(422, { error: { code: 'invalid_field', message: 'bad' } }, budgetHeaders)],
 	])('is handed on from %s', async (_, answer) => {
 		const { context } = fakeContext(answer);
@@ -503,7 +607,9 @@ describe('the provider budget', () => {
 	test('is not made up when the provider sends no budget headers', async () => {
 		const { context } = fakeContext(answerWith(200, queued, { 'Retry-After': '1' }));
 		const told: unknown[] = [];
-		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0, (budget) => told.push(budget));
+		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0, (budget) =>
+			told.push(budget),
+		);
 		expect(told).toEqual([]);
 	});
 });

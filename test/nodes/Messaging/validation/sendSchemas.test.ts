@@ -7,14 +7,23 @@ import { buildWhatsappRequest } from '../../../../nodes/Messaging/actions/whatsa
 import { issueToNodeError } from '../../../../nodes/Messaging/validation/issueToNodeError';
 import type { FieldGuide } from '../../../../nodes/Messaging/validation/issueToNodeError';
 import { smsFieldGuide, smsSendSchema } from '../../../../nodes/Messaging/validation/smsSendSchema';
-import { whatsappFieldGuide, whatsappSendSchema } from '../../../../nodes/Messaging/validation/whatsappSendSchema';
+import {
+	whatsappFieldGuide,
+	whatsappSendSchema,
+} from '../../../../nodes/Messaging/validation/whatsappSendSchema';
 import { messagingNode } from '../../../helpers/nodeFixtures';
 
 const node: INode = messagingNode({}, { id: 'node-1' });
 
-function errorFor(schema: ZodType, guide: FieldGuide, input: unknown, itemIndex = 3): NodeOperationError {
+function errorFor(
+	schema: ZodType,
+	guide: FieldGuide,
+	input: unknown,
+	itemIndex = 3,
+): NodeOperationError {
 	const parsed = schema.safeParse(input);
-	if (parsed.success) throw new Error(`expected a validation error, got ${JSON.stringify(parsed.data)}`);
+	if (parsed.success)
+		throw new Error(`expected a validation error, got ${JSON.stringify(parsed.data)}`);
 	return issueToNodeError(node, parsed.error.issues, itemIndex, guide);
 }
 
@@ -70,8 +79,16 @@ describe('SMS send validation and request', () => {
 	});
 
 	test('JSON variables accept a text or an object from an expression', () => {
-		const fromText = smsSendSchema.parse({ ...validSms, variablesInputMode: 'json', variablesJson: '{"otp": "4821"}' });
-		const fromObject = smsSendSchema.parse({ ...validSms, variablesInputMode: 'json', variablesJson: { otp: 4821 } });
+		const fromText = smsSendSchema.parse({
+			...validSms,
+			variablesInputMode: 'json',
+			variablesJson: '{"otp": "4821"}',
+		});
+		const fromObject = smsSendSchema.parse({
+			...validSms,
+			variablesInputMode: 'json',
+			variablesJson: { otp: 4821 },
+		});
 		expect(buildSmsRequest(fromText).fields.content).toBe('{"otp":"4821"}');
 		expect(buildSmsRequest(fromObject).fields.content).toBe('{"otp":4821}');
 		expect(buildSmsRequest(fromText).fields).not.toHaveProperty('callback_url');
@@ -79,14 +96,22 @@ describe('SMS send validation and request', () => {
 
 	test.each([
 		['empty To', { to: '' }, "Item 3: 'To' is empty"],
-		['national To without country code', { to: '9812345678' }, `Item 3: 'To' "9812345678" has no country code`],
+		[
+			'national To without country code',
+			{ to: '9812345678' },
+			`Item 3: 'To' "9812345678" has no country code`,
+		],
 		[
 			'letters in To',
 			{ to: '+91 98123 abc' },
 			'Item 3: \'To\' "+91 98123 abc" contains characters that are not part of a phone number',
 		],
 		['too short To', { to: '+9112' }, 'Item 3: \'To\' "+9112" is not a valid international number'],
-		['object To', { to: { phone: '+919812345678' } }, "Item 3: 'To' is an object, but it must be a phone number"],
+		[
+			'object To',
+			{ to: { phone: '+919812345678' } },
+			"Item 3: 'To' is an object, but it must be a phone number",
+		],
 		['null To', { to: null }, "Item 3: 'To' is empty"],
 		[
 			'numeric To from an expression, even with a country code',
@@ -177,7 +202,11 @@ describe('SMS send validation and request', () => {
 			{ callbackUrl: 'ftp://example.com/x' },
 			`Item 3: 'Options > Callback URL' uses "ftp:", but only http and https are allowed`,
 		],
-		['numeric callback URL', { callbackUrl: 42 }, "Item 3: 'Options > Callback URL' is a number, but it must be a URL"],
+		[
+			'numeric callback URL',
+			{ callbackUrl: 42 },
+			"Item 3: 'Options > Callback URL' is a number, but it must be a URL",
+		],
 	])('%s', (_case, patch, expected) => {
 		const error = errorFor(smsSendSchema, smsFieldGuide, { ...validSms, ...patch });
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -187,17 +216,23 @@ describe('SMS send validation and request', () => {
 	});
 
 	test('the description says how to fix the field', () => {
-		expect(errorFor(smsSendSchema, smsFieldGuide, { ...validSms, to: '9812345678' }).description).toContain(
-			'Default Country Code',
-		);
-		expect(errorFor(smsSendSchema, smsFieldGuide, { ...validSms, callbackUrl: 'nope' }).description).toContain(
-			'Messaging Trigger',
-		);
-		expect(errorFor(smsSendSchema, smsFieldGuide, { ...validSms, entityId: 5 }).description).toContain('String(');
+		expect(
+			errorFor(smsSendSchema, smsFieldGuide, { ...validSms, to: '9812345678' }).description,
+		).toContain('Default Country Code');
+		expect(
+			errorFor(smsSendSchema, smsFieldGuide, { ...validSms, callbackUrl: 'nope' }).description,
+		).toContain('Messaging Trigger');
+		expect(
+			errorFor(smsSendSchema, smsFieldGuide, { ...validSms, entityId: 5 }).description,
+		).toContain('String(');
 	});
 
 	test('other problems of the same item are listed in the description', () => {
-		const error = errorFor(smsSendSchema, smsFieldGuide, { ...validSms, entityId: '', templateId: '' });
+		const error = errorFor(smsSendSchema, smsFieldGuide, {
+			...validSms,
+			entityId: '',
+			templateId: '',
+		});
 		expect(error.message).toBe("Item 3: 'DLT Entity ID' is empty");
 		expect(error.description).toContain("Also to fix in this item: 'DLT Template ID' is empty.");
 	});
@@ -211,7 +246,8 @@ describe('WhatsApp send validation and request', () => {
 				to: '+919812345678',
 				type: 'template',
 				template_name: 'order_update',
-				components: '{"header":{"1":"Order 1234"},"body":{"1":"Asha","2":"24 Nov"},"buttons":{"1":"track-1234"}}',
+				components:
+					'{"header":{"1":"Order 1234"},"body":{"1":"Asha","2":"24 Nov"},"buttons":{"1":"track-1234"}}',
 			},
 		});
 	});
@@ -223,7 +259,9 @@ describe('WhatsApp send validation and request', () => {
 			componentsJson:
 				'{"header": {"1": "Order 1234"}, "body": {"1": "Asha", "2": "24 Nov"}, "buttons": {"1": "track-1234"}}',
 		});
-		expect(buildWhatsappRequest(json)).toEqual(buildWhatsappRequest(whatsappSendSchema.parse(validTemplate)));
+		expect(buildWhatsappRequest(json)).toEqual(
+			buildWhatsappRequest(whatsappSendSchema.parse(validTemplate)),
+		);
 		const bare = whatsappSendSchema.parse({ ...validTemplate, components: {} });
 		expect(buildWhatsappRequest(bare).fields).toEqual({
 			to: '+919812345678',
@@ -245,10 +283,20 @@ describe('WhatsApp send validation and request', () => {
 		});
 	});
 
-	const session = { to: '+919812345678', messageType: 'session', text: 'Hello', defaultCountryCode: '' };
+	const session = {
+		to: '+919812345678',
+		messageType: 'session',
+		text: 'Hello',
+		defaultCountryCode: '',
+	};
 
 	test.each([
-		['empty template name', validTemplate, { templateName: ' ' }, "Item 3: 'Template Name' is empty"],
+		[
+			'empty template name',
+			validTemplate,
+			{ templateName: ' ' },
+			"Item 3: 'Template Name' is empty",
+		],
 		[
 			'numeric template name',
 			validTemplate,
@@ -323,7 +371,12 @@ describe('WhatsApp send validation and request', () => {
 			{ componentsInputMode: 'json', componentsJson: '{"body": ["Asha"]}' },
 			`has a list under "body"`,
 		],
-		['text on a template message', validTemplate, { text: 'Hi' }, "Item 3: 'Text' is set on a template message"],
+		[
+			'text on a template message',
+			validTemplate,
+			{ text: 'Hi' },
+			"Item 3: 'Text' is set on a template message",
+		],
 		['empty session text', session, { text: '' }, "Item 3: 'Text' is empty"],
 		[
 			'oversized session text',
@@ -331,7 +384,12 @@ describe('WhatsApp send validation and request', () => {
 			{ text: 'x'.repeat(4097) },
 			"Item 3: 'Text' is 4097 characters long, more than the 4096 WhatsApp allows",
 		],
-		['object session text', session, { text: { body: 'Hi' } }, "Item 3: 'Text' is an object, but it must be text"],
+		[
+			'object session text',
+			session,
+			{ text: { body: 'Hi' } },
+			"Item 3: 'Text' is an object, but it must be text",
+		],
 		[
 			'template name on a session message',
 			session,
@@ -344,7 +402,12 @@ describe('WhatsApp send validation and request', () => {
 			{ componentsJson: '{"body": {"1": "x"}}' },
 			"Item 3: 'Components' are set on a session message",
 		],
-		['session to a national number', session, { to: '98123 45678' }, `Item 3: 'To' "98123 45678" has no country code`],
+		[
+			'session to a national number',
+			session,
+			{ to: '98123 45678' },
+			`Item 3: 'To' "98123 45678" has no country code`,
+		],
 	])('%s', (_case, base, patch, expected) => {
 		const error = errorFor(whatsappSendSchema, whatsappFieldGuide, { ...base, ...patch });
 		expect(error.message).toContain(expected);

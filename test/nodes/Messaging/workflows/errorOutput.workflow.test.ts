@@ -10,14 +10,18 @@ const sandbox = useSandbox();
 /** Orders → Messaging, its success output wired to "Sent" and its error output to "Failed", as a campaign flow does. */
 function campaignWithErrorBranch(): WorkflowJson {
 	const base = loadWorkflowFixture('sms-send');
-	const passThrough = (name: string, x: number) => noOpNode(name, { id: `error-output-${name}`, position: [x, 0] });
+	const passThrough = (name: string, x: number) =>
+		noOpNode(name, { id: `error-output-${name}`, position: [x, 0] });
 	return {
 		...base,
 		nodes: [...base.nodes, passThrough('Sent', 440), passThrough('Failed', 440)],
 		connections: {
 			...base.connections,
 			Messaging: {
-				main: [[{ node: 'Sent', type: 'main', index: 0 }], [{ node: 'Failed', type: 'main', index: 0 }]],
+				main: [
+					[{ node: 'Sent', type: 'main', index: 0 }],
+					[{ node: 'Failed', type: 'main', index: 0 }],
+				],
 			},
 		},
 	};
@@ -26,7 +30,13 @@ function campaignWithErrorBranch(): WorkflowJson {
 const rows = [
 	{ phone: '+919812345601', name: 'Asha', orderId: '1', eta: 'Mon' },
 	{ phone: '98123 4560', name: 'Ravi', orderId: '2', eta: 'Tue' },
-	{ phone: '+919812345603', name: 'Meera', orderId: '3', eta: 'Wed', templateId: '1207169999999999999' },
+	{
+		phone: '+919812345603',
+		name: 'Meera',
+		orderId: '3',
+		eta: 'Wed',
+		templateId: '1207169999999999999',
+	},
 	{ phone: '+919812345604', name: 'Kiran', orderId: '4', eta: 'Thu' },
 	{ phone: '+919812345605', name: 'Dev', orderId: '5', eta: 'Fri' },
 ];
@@ -63,16 +73,23 @@ describe('On Error → Continue (using error output)', () => {
 
 		expect(error).toBeUndefined();
 		const acknowledgements = acknowledgementsByPhone();
-		expect([...acknowledgements.keys()].sort()).toEqual(validRows.map((row) => rows[row].phone).sort());
+		expect([...acknowledgements.keys()].sort()).toEqual(
+			validRows.map((row) => rows[row].phone).sort(),
+		);
 
 		expect(pairing(outputs.Messaging)).toEqual(validRows.map((item) => ({ item })));
 		expect(outputs.Messaging.map((item) => item.json)).toEqual(
 			validRows.map((row) => acknowledgements.get(rows[row].phone)),
 		);
-		expect(outputs.Sent.map((item) => item.json)).toEqual(outputs.Messaging.map((item) => item.json));
+		expect(outputs.Sent.map((item) => item.json)).toEqual(
+			outputs.Messaging.map((item) => item.json),
+		);
 
 		const failed = errorOutputs.Messaging;
-		expect(pairing(failed)).toEqual([{ item: invalidRows.validation }, { item: invalidRows.api404 }]);
+		expect(pairing(failed)).toEqual([
+			{ item: invalidRows.validation },
+			{ item: invalidRows.api404 },
+		]);
 		expect(failed[0].json).toEqual({
 			...rows[invalidRows.validation],
 			error: `Item 1: 'To' "98123 4560" has no country code`,
@@ -88,7 +105,10 @@ describe('On Error → Continue (using error output)', () => {
 	});
 
 	test('an API failure of every item empties the success output, and nothing is sent again', async () => {
-		sandbox().addFault({ match: { path: '/v1/sms/send' }, action: { status: 503, bodyKind: 'json' } });
+		sandbox().addFault({
+			match: { path: '/v1/sms/send' },
+			action: { status: 503, bodyKind: 'json' },
+		});
 		const valid = validRows.map((row) => ({ json: rows[row] }));
 		const { outputs, errorOutputs, error } = await runWorkflow({
 			workflow: campaignWithErrorBranch(),
@@ -127,7 +147,10 @@ describe('On Error → Continue (using regular output)', () => {
 		expect(outputs.Failed).toBeUndefined();
 		expect(pairing(outputs.Messaging)).toEqual(rows.map((_row, item) => ({ item })));
 		expect(outputs.Messaging[invalidRows.validation]).toEqual({
-			json: { error: `Item 1: 'To' "98123 4560" has no country code`, description: expect.any(String) },
+			json: {
+				error: `Item 1: 'To' "98123 4560" has no country code`,
+				description: expect.any(String),
+			},
 			pairedItem: { item: invalidRows.validation },
 		});
 		expect(outputs.Messaging[invalidRows.api404].json).toEqual({
@@ -136,7 +159,8 @@ describe('On Error → Continue (using regular output)', () => {
 			httpCode: '404',
 		});
 		const acknowledgements = acknowledgementsByPhone();
-		for (const row of validRows) expect(outputs.Messaging[row].json).toEqual(acknowledgements.get(rows[row].phone));
+		for (const row of validRows)
+			expect(outputs.Messaging[row].json).toEqual(acknowledgements.get(rows[row].phone));
 		expect(outputs.Sent).toHaveLength(rows.length);
 	});
 });

@@ -32,13 +32,17 @@ const sampleInputs: Record<string, Record<string, unknown>> = {
 };
 
 function messagingNodesOf(file: string): INode[] {
-	const workflow = JSON.parse(readFileSync(path.join(__dirname, '../../../../examples', file), 'utf8')) as {
+	const workflow = JSON.parse(
+		readFileSync(path.join(__dirname, '../../../../examples', file), 'utf8'),
+	) as {
 		nodes: INode[];
 	};
 	return workflow.nodes.filter((candidate) => candidate.type === MESSAGING_NODE_TYPE);
 }
 
-const messagingNodes = Object.keys(sampleInputs).flatMap((file) => messagingNodesOf(file).map((node) => [file, node.name, node] as const));
+const messagingNodes = Object.keys(sampleInputs).flatMap((file) =>
+	messagingNodesOf(file).map((node) => [file, node.name, node] as const),
+);
 
 describe('the shipped examples drive the node with the contract parameter names', () => {
 	it('finds every Messaging node of the examples, both replies of the inbound one included', () => {
@@ -50,29 +54,41 @@ describe('the shipped examples drive the node with the contract parameter names'
 		);
 	});
 
-	test.each(messagingNodes)('%s, "%s", sends and outputs an acknowledgement', async (file, _name, messaging) => {
-		const entry: INode = noOpNode('Input', { id: 'entry' });
-		const { outputs, error } = await runWorkflow({
-			workflow: {
-				nodes: [entry, messaging],
-				connections: { Input: { main: [[{ node: messaging.name, type: 'main', index: 0 }]] } },
-			},
-			credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
-			items: [{ json: sampleInputs[file] }],
-		});
+	test.each(messagingNodes)(
+		'%s, "%s", sends and outputs an acknowledgement',
+		async (file, _name, messaging) => {
+			const entry: INode = noOpNode('Input', { id: 'entry' });
+			const { outputs, error } = await runWorkflow({
+				workflow: {
+					nodes: [entry, messaging],
+					connections: { Input: { main: [[{ node: messaging.name, type: 'main', index: 0 }]] } },
+				},
+				credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
+				items: [{ json: sampleInputs[file] }],
+			});
 
-		expect(error).toBeUndefined();
-		const [request] = sandbox().requests();
-		expect(request.response.status).toBe(200);
-		expect(formFields(request.rawBody).to).toBe('+919812345678');
-		expect(outputs[messaging.name]).toEqual([{ json: request.response.body, pairedItem: { item: 0 } }]);
-	});
+			expect(error).toBeUndefined();
+			const [request] = sandbox().requests();
+			expect(request.response.status).toBe(200);
+			expect(formFields(request.rawBody).to).toBe('+919812345678');
+			expect(outputs[messaging.name]).toEqual([
+				{ json: request.response.body, pairedItem: { item: 0 } },
+			]);
+		},
+	);
 });
 
 describe('the approval example asks with Send and Wait and continues with the answer', () => {
 	test('whatsapp-approval.json sends its template with both links as URL buttons, and the approve link resumes it', async () => {
 		const [messaging] = messagingNodesOf('whatsapp-approval.json');
-		const order = { body: { order_id: 'ORD-2041', amount: 82000, customer: 'Lakeview Interiors', manager_phone: '+91 98123 45678' } };
+		const order = {
+			body: {
+				order_id: 'ORD-2041',
+				amount: 82000,
+				customer: 'Lakeview Interiors',
+				manager_phone: '+91 98123 45678',
+			},
+		};
 		const runtime = new WaitingExecutions(
 			{
 				nodes: [noOpNode('Input', { id: 'entry' }), messaging],
@@ -86,13 +102,24 @@ describe('the approval example asks with Send and Wait and continues with the an
 		const [request] = sandbox().requests();
 		expect(request.response.status).toBe(200);
 		const fields = formFields(request.rawBody);
-		expect(fields).toMatchObject({ to: '+919812345678', type: 'template', template_name: 'approval_request' });
-		expect(JSON.parse(fields.components).body).toEqual({ '1': 'ORD-2041 for Lakeview Interiors', '2': '₹82000' });
+		expect(fields).toMatchObject({
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'approval_request',
+		});
+		expect(JSON.parse(fields.components).body).toEqual({
+			'1': 'ORD-2041 for Lakeview Interiors',
+			'2': '₹82000',
+		});
 		const [approve] = linksInMessage(fields);
 		const { run: resumed } = await runtime.open(approve);
 		const output = resumed!.data.resultData.runData[messaging.name][0].data!.main[0]!;
 		expect(output.map((item) => item.json)).toEqual([
-			expect.objectContaining({ answered: true, data: { approved: true }, respondedBy: '+919812345678' }),
+			expect.objectContaining({
+				answered: true,
+				data: { approved: true },
+				respondedBy: '+919812345678',
+			}),
 		]);
 	});
 });

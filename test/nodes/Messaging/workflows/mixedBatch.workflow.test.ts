@@ -8,7 +8,15 @@ const templateFromItem = { templateId: '={{ $json.templateId ?? "120716111111111
 const batch = [
 	{ json: { phone: '+919812345601', name: 'Asha', orderId: '1', eta: 'Mon' } },
 	{ json: { phone: '98123 4560', name: 'Ravi', orderId: '2', eta: 'Tue' } },
-	{ json: { phone: '+919812345603', name: 'Meera', orderId: '3', eta: 'Wed', templateId: '1207169999999999999' } },
+	{
+		json: {
+			phone: '+919812345603',
+			name: 'Meera',
+			orderId: '3',
+			eta: 'Wed',
+			templateId: '1207169999999999999',
+		},
+	},
 	{ json: { phone: '+919812345604', name: 'Kiran', orderId: '4', eta: 'Thu' } },
 ];
 
@@ -29,7 +37,12 @@ describe('a batch with bad items', () => {
 		expect(error).toBeUndefined();
 		const output = outputs.Messaging;
 		expect(output).toHaveLength(4);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 
 		expect(output[0].json).toMatchObject({ status: 'queued', channel: 'sms' });
 		expect(output[1].json).toEqual({
@@ -51,9 +64,11 @@ describe('a batch with bad items', () => {
 		const accepted = sandbox()
 			.requests()
 			.filter((request) => request.response.status === 200);
-		expect(accepted.map((request) => (request.response.body as { message_id: string }).message_id).sort()).toEqual(
-			[output[0].json.message_id, output[3].json.message_id].sort(),
-		);
+		expect(
+			accepted
+				.map((request) => (request.response.body as { message_id: string }).message_id)
+				.sort(),
+		).toEqual([output[0].json.message_id, output[3].json.message_id].sort());
 	});
 
 	test('without continueOnFail an invalid item stops the run before anything is sent', async () => {

@@ -14,14 +14,26 @@ function credentials() {
 
 describe('bad options are refused before anything is sent', () => {
 	test.each([
-		[{ maxConcurrency: 0 }, "Item 0: 'Options > Max Concurrent Requests' is 0, but it must be a number from 1 to 100"],
+		[
+			{ maxConcurrency: 0 },
+			"Item 0: 'Options > Max Concurrent Requests' is 0, but it must be a number from 1 to 100",
+		],
 		[
 			{ maxConcurrency: 500 },
 			"Item 0: 'Options > Max Concurrent Requests' is 500, but it must be a number from 1 to 100",
 		],
-		[{ maxPerSecond: -1 }, "Item 0: 'Options > Max Messages per Second' is -1, but it must be a number of at least 0"],
-		[{ maxTries429: 11 }, "Item 0: 'Options > Max Tries on 429' is 11, but it must be a number from 1 to 10"],
-		[{ timeout: '={{ "soon" }}' }, "Item 0: 'Options > Timeout' is soon, but it must be a number from 1000 to 600000"],
+		[
+			{ maxPerSecond: -1 },
+			"Item 0: 'Options > Max Messages per Second' is -1, but it must be a number of at least 0",
+		],
+		[
+			{ maxTries429: 11 },
+			"Item 0: 'Options > Max Tries on 429' is 11, but it must be a number from 1 to 10",
+		],
+		[
+			{ timeout: '={{ "soon" }}' },
+			"Item 0: 'Options > Timeout' is soon, but it must be a number from 1000 to 600000",
+		],
 	])('%j', async (options, message) => {
 		const { error } = await runWorkflow({
 			workflow,
@@ -48,7 +60,8 @@ describe('bad options are refused before anything is sent', () => {
 		expect(outputs.Messaging[0].json.status).toBe('queued');
 		expect(outputs.Messaging[1]).toEqual({
 			json: {
-				error: "Item 1: 'Options > Idempotency Key' must be text of at most 255 printable ASCII characters",
+				error:
+					"Item 1: 'Options > Idempotency Key' must be text of at most 255 printable ASCII characters",
 				description: expect.stringContaining('HTTP header'),
 			},
 			pairedItem: { item: 1 },

@@ -25,7 +25,10 @@ const withKey = { options: { idempotencyKey: '=order-{{ $json.orderId }}-{{ $jso
 describe('retries that may resend a message', () => {
 	test('with an Idempotency Key a 5xx is retried and the message is sent once', async () => {
 		const phone = '+919820000001';
-		sandbox().addFault({ match: { to: phone, times: 1 }, action: { status: 503, bodyKind: 'json' } });
+		sandbox().addFault({
+			match: { to: phone, times: 1 },
+			action: { status: 503, bodyKind: 'json' },
+		});
 
 		const { outputs, error } = await runWorkflow({
 			workflow,
@@ -48,7 +51,10 @@ describe('retries that may resend a message', () => {
 
 	test('without an Idempotency Key a 5xx is not retried: the item fails saying what to do', async () => {
 		const phone = '+919820000002';
-		sandbox().addFault({ match: { to: phone, times: 1 }, action: { status: 502, bodyKind: 'html' } });
+		sandbox().addFault({
+			match: { to: phone, times: 1 },
+			action: { status: 502, bodyKind: 'html' },
+		});
 
 		const { outputs, error } = await runWorkflow({
 			workflow,
@@ -63,8 +69,11 @@ describe('retries that may resend a message', () => {
 		expect(outputs.Messaging).toEqual([
 			{
 				json: {
-					error: 'The Messaging API failed on its side (502): 502 Bad Gateway 502 Bad Gateway nginx',
-					description: expect.stringContaining('set Options > Idempotency Key so the node can retry safely'),
+					error:
+						'The Messaging API failed on its side (502): 502 Bad Gateway 502 Bad Gateway nginx',
+					description: expect.stringContaining(
+						'set Options > Idempotency Key so the node can retry safely',
+					),
 					httpCode: '502',
 				},
 				pairedItem: { item: 0 },
@@ -105,7 +114,9 @@ describe('retries that may resend a message', () => {
 		expect(error).toBeUndefined();
 		expect(sandbox().requests()).toHaveLength(1);
 		expect(messagesTo(phone)).toHaveLength(1);
-		expect(outputs.Messaging[0].json.error).toBe('The connection to the Messaging API broke before it answered');
+		expect(outputs.Messaging[0].json.error).toBe(
+			'The connection to the Messaging API broke before it answered',
+		);
 		expect(outputs.Messaging[0].json.description).toContain('may have been accepted');
 	});
 
@@ -163,7 +174,10 @@ describe('retries that may resend a message', () => {
 
 	test('a 2xx without a message id is an error, not a silent success', async () => {
 		const phone = '+919820000007';
-		sandbox().addFault({ match: { to: phone, times: 1 }, action: { status: 200, bodyKind: 'ack-without-id' } });
+		sandbox().addFault({
+			match: { to: phone, times: 1 },
+			action: { status: 200, bodyKind: 'ack-without-id' },
+		});
 
 		const { error } = await runWorkflow({
 			workflow,

@@ -14,14 +14,25 @@ import { linksInMessage, WaitingExecutions } from '../../../helpers/waitingExecu
 const sandbox = useSandbox();
 const order = { order_id: 'ORD-7', amount: 82000, manager: '+919812345678' };
 
-function approvalWorkflow(parameters: Record<string, unknown>, onError?: INode['onError']): WorkflowJson {
+function approvalWorkflow(
+	parameters: Record<string, unknown>,
+	onError?: INode['onError'],
+): WorkflowJson {
 	const ask = messagingNode(
 		{ resource: 'whatsapp', operation: 'sendAndWait', to: '={{ $json.manager }}', ...parameters },
-		{ name: 'Ask manager', id: 'ask-manager', credentials: messagingApiCredentials(), ...(onError ? { onError } : {}) },
+		{
+			name: 'Ask manager',
+			id: 'ask-manager',
+			credentials: messagingApiCredentials(),
+			...(onError ? { onError } : {}),
+		},
 	);
 	const outputs =
 		onError === 'continueErrorOutput'
-			? [[{ node: 'Answered', type: 'main', index: 0 }], [{ node: 'Failed', type: 'main', index: 0 }]]
+			? [
+					[{ node: 'Answered', type: 'main', index: 0 }],
+					[{ node: 'Failed', type: 'main', index: 0 }],
+				]
 			: [[{ node: 'Answered', type: 'main', index: 0 }]];
 	return {
 		nodes: [noOpNode('Order'), ask, noOpNode('Answered'), noOpNode('Failed')],
@@ -68,10 +79,16 @@ describe('Send and Wait for Response, approval in the session window', () => {
 		expect(answered(run)).toBeUndefined();
 		const question = sentQuestion();
 		expect(question).toMatchObject({ to: '+919812345678', type: 'session' });
-		expect(question.text).toMatch(/^Order ORD-7 is ₹82000\. Approve it\?\n\n✓ Approve: http\S+\n✗ Decline: http\S+$/);
+		expect(question.text).toMatch(
+			/^Order ORD-7 is ₹82000\. Approve it\?\n\n✓ Approve: http\S+\n✗ Decline: http\S+$/,
+		);
 		const [approve] = linksInMessage(question);
 		const waiting = run.data.resultData.runData['Ask manager'][0].data!.main[0]![0].json;
-		expect(waiting).toMatchObject({ answered: false, to: '+919812345678', message_id: expect.stringMatching(/^msg_/) });
+		expect(waiting).toMatchObject({
+			answered: false,
+			to: '+919812345678',
+			message_id: expect.stringMatching(/^msg_/),
+		});
 
 		const opened = await runtime.open(approve);
 		expect(opened.status).toBe(200);
@@ -88,7 +105,9 @@ describe('Send and Wait for Response, approval in the session window', () => {
 				message_id: waiting.message_id,
 			},
 		]);
-		expect(opened.run!.data.resultData.runData.Answered[0].data!.main[0]![0].pairedItem).toEqual({ item: 0 });
+		expect(opened.run!.data.resultData.runData.Answered[0].data!.main[0]![0].pairedItem).toEqual({
+			item: 0,
+		});
 
 		const again = await runtime.open(approve);
 		expect(again).toEqual({ status: 200, body: 'send-and-wait-no-action-required' });
@@ -144,10 +163,19 @@ describe('Send and Wait for Response, outside the window and free text', () => {
 		const runtime = executions(templateFreeText);
 		const { id } = await runtime.start([{ json: order }]);
 		const question = sentQuestion();
-		expect(question).toMatchObject({ to: '+919812345678', type: 'template', template_name: 'answer_request' });
-		const components = JSON.parse(question.components) as { body: object; buttons: Record<string, string> };
+		expect(question).toMatchObject({
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'answer_request',
+		});
+		const components = JSON.parse(question.components) as {
+			body: object;
+			buttons: Record<string, string>;
+		};
 		expect(components.body).toEqual({ '1': 'ORD-7' });
-		expect(components.buttons['1']).toMatch(new RegExp(`^${id}/ask-manager\\?approved=true&signature=[0-9a-f]{64}$`));
+		expect(components.buttons['1']).toMatch(
+			new RegExp(`^${id}/ask-manager\\?approved=true&signature=[0-9a-f]{64}$`),
+		);
 		const [link] = linksInMessage(question);
 
 		const form = await runtime.open(link);
@@ -161,7 +189,10 @@ describe('Send and Wait for Response, outside the window and free text', () => {
 		expect(empty.body).toContain('Write an answer before sending it.');
 		expect(runtime.execution(id).status).toBe('waiting');
 
-		const sent = await runtime.open(link, { method: 'POST', body: { text: ' Bulk order for the Pune branch. ' } });
+		const sent = await runtime.open(link, {
+			method: 'POST',
+			body: { text: ' Bulk order for the Pune branch. ' },
+		});
 		expect(answered(sent.run!)).toEqual([
 			expect.objectContaining({
 				answered: true,
@@ -175,7 +206,9 @@ describe('Send and Wait for Response, outside the window and free text', () => {
 		const runtime = executions({
 			...sessionApproval,
 			options: {
-				limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+				limitWaitTime: {
+					values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' },
+				},
 			},
 		});
 		const before = Date.now();
@@ -198,7 +231,10 @@ describe('Send and Wait for Response, outside the window and free text', () => {
 			},
 		]);
 		const [approve] = linksInMessage(sentQuestion());
-		expect(await runtime.open(approve)).toEqual({ status: 200, body: 'send-and-wait-no-action-required' });
+		expect(await runtime.open(approve)).toEqual({
+			status: 200,
+			body: 'send-and-wait-no-action-required',
+		});
 	});
 });
 
@@ -211,8 +247,12 @@ describe('Send and Wait for Response, when the question cannot be sent', () => {
 		expect(run.status).toBe('error');
 		expect(run.waitTill).toBeUndefined();
 		const error = run.data.resultData.error!;
-		expect(error.message).toMatch(/^The Messaging API rejected the message \(422\): No open 24-hour session/);
-		expect(error.description).toContain('send a template message instead (Message Type: Template; for Send and Wait');
+		expect(error.message).toMatch(
+			/^The Messaging API rejected the message \(422\): No open 24-hour session/,
+		);
+		expect(error.description).toContain(
+			'send a template message instead (Message Type: Template; for Send and Wait',
+		);
 	});
 
 	test('with Continue (using error output) the failed send leaves by the error output and nothing waits', async () => {

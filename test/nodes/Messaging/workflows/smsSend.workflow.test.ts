@@ -11,7 +11,11 @@ function credentials() {
 
 describe('SMS send through the n8n engine', () => {
 	test('sends the form-encoded wire format and outputs the acknowledgement', async () => {
-		const { outputs, error } = await runWorkflow({ workflow, credentials: credentials(), items: [{ json: order }] });
+		const { outputs, error } = await runWorkflow({
+			workflow,
+			credentials: credentials(),
+			items: [{ json: order }],
+		});
 
 		expect(error).toBeUndefined();
 		const [request] = sandbox().requests();
@@ -28,7 +32,11 @@ describe('SMS send through the n8n engine', () => {
 			template_id: '1207161111111111111',
 			content: expect.any(String),
 		});
-		expect(JSON.parse(fields.content)).toEqual({ customer_name: 'Asha', order_id: '1234', eta: '24 Nov' });
+		expect(JSON.parse(fields.content)).toEqual({
+			customer_name: 'Asha',
+			order_id: '1234',
+			eta: '24 Nov',
+		});
 
 		expect(request.response.status).toBe(200);
 		expect(outputs.Messaging).toEqual([{ json: request.response.body, pairedItem: { item: 0 } }]);
@@ -44,7 +52,9 @@ describe('SMS send through the n8n engine', () => {
 			workflow,
 			credentials: credentials(),
 			items: [{ json: order }],
-			parameters: { Messaging: { options: { callbackUrl: 'https://n8n.example.com/webhook/messaging-events' } } },
+			parameters: {
+				Messaging: { options: { callbackUrl: 'https://n8n.example.com/webhook/messaging-events' } },
+			},
 		});
 
 		const fields = formFields(sandbox().requests()[0].rawBody);
@@ -137,7 +147,10 @@ describe('credential data as n8n stores it', () => {
 	test('expressions in the credential are resolved before the Bearer header is built', async () => {
 		const { error } = await runWorkflow({
 			workflow,
-			credentials: { baseUrl: `={{ "${sandbox().url}" + "/" }}`, apiKey: `={{ "${sandbox().apiKey}" }}` },
+			credentials: {
+				baseUrl: `={{ "${sandbox().url}" + "/" }}`,
+				apiKey: `={{ "${sandbox().apiKey}" }}`,
+			},
 			items: [{ json: order }],
 		});
 

@@ -42,7 +42,9 @@ describe('throughput and 429 handling through the n8n engine', () => {
 		]);
 		const retryAfterMs =
 			Number(
-				(requests[1].response.body as { error: { message: string } }).error.message.match(/Retry after (\d+) s/)![1],
+				(requests[1].response.body as { error: { message: string } }).error.message.match(
+					/Retry after (\d+) s/,
+				)![1],
 			) * 1000;
 		// The node waited what Retry-After asked, and the sandbox's own bucket found that enough: the retry got a 200.
 		expect(node.sleeps).toContain(retryAfterMs);
@@ -121,7 +123,9 @@ describe('throughput and 429 handling through the n8n engine', () => {
 
 		expect(error).toBeUndefined();
 		const output = outputs.Messaging;
-		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, index) => ({ item: index })));
+		expect(output.map((item) => item.pairedItem)).toEqual(
+			items.map((_, index) => ({ item: index })),
+		);
 		const recipientByMessage = new Map(
 			sandbox()
 				.messages()

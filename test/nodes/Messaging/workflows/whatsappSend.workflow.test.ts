@@ -29,7 +29,11 @@ describe('WhatsApp send through the n8n engine', () => {
 		expect(request.contentType).toBe('application/x-www-form-urlencoded');
 		const fields = formFields(request.rawBody);
 		expect(Object.keys(fields).sort()).toEqual(['components', 'template_name', 'to', 'type']);
-		expect(fields).toMatchObject({ to: '+919812345678', type: 'template', template_name: 'order_update' });
+		expect(fields).toMatchObject({
+			to: '+919812345678',
+			type: 'template',
+			template_name: 'order_update',
+		});
 		expect(JSON.parse(fields.components)).toEqual(expectedComponents);
 		expect(outputs.Messaging).toEqual([{ json: request.response.body, pairedItem: { item: 0 } }]);
 		expect(outputs.Messaging[0].json).toMatchObject({ status: 'sent', channel: 'whatsapp' });
@@ -86,7 +90,11 @@ describe('WhatsApp send through the n8n engine', () => {
 
 		expect(error).toBeUndefined();
 		const fields = formFields(sandbox().requests()[0].rawBody);
-		expect(fields).toEqual({ to: '+919812345678', type: 'session', text: 'Hi Asha, your order 1234 has shipped.' });
+		expect(fields).toEqual({
+			to: '+919812345678',
+			type: 'session',
+			text: 'Hi Asha, your order 1234 has shipped.',
+		});
 		expect(outputs.Messaging[0].json).toMatchObject({ status: 'sent', channel: 'whatsapp' });
 	});
 

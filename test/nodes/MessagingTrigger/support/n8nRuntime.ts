@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 
 import type { Logger } from '@n8n/backend-common';
 import type { Container as DiContainer } from '@n8n/di';
-import { NodeHelpers, Workflow, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeParameters,
+} from 'n8n-workflow';
 
 import { messagingTriggerNode, TRIGGER_WEBHOOK_ID } from '../../../helpers/nodeFixtures';
 import { messagingTriggerType, testNodeTypes } from '../../../helpers/nodeTypes';
@@ -67,7 +73,15 @@ export function triggerNode(parameters: INodeParameters = {}, typeVersion = 1): 
 
 /** A workflow over `staticData` itself, as n8n builds each one over the object it loaded (not over a copy). */
 export function workflowOver(node: INode, staticData: IDataObject, id: string): Workflow {
-	return new Workflow({ id, name: 'Delivery events', nodes: [node], connections: {}, active: true, nodeTypes: testNodeTypes, staticData });
+	return new Workflow({
+		id,
+		name: 'Delivery events',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes: testNodeTypes,
+		staticData,
+	});
 }
 
 export function triggerWorkflow(node: INode, staticData: IDataObject, id = 'workflow-1'): Workflow {

@@ -84,7 +84,11 @@ export async function postDelivery(
 	const headers: Record<string, string> = {
 		'content-type': options.contentType ?? 'application/json',
 		'x-messaging-timestamp': String(timestamp),
-		'x-messaging-signature': sign(options.secret ?? 'unused', timestamp, options.signedBody ?? body),
+		'x-messaging-signature': sign(
+			options.secret ?? 'unused',
+			timestamp,
+			options.signedBody ?? body,
+		),
 		...options.headers,
 	};
 	for (const name of options.omitHeaders ?? []) delete headers[name];

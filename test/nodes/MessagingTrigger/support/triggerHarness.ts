@@ -69,7 +69,8 @@ function sendJson(response: ServerResponse, statusCode: number, body: unknown): 
 
 /** What n8n 2.40 answers for `onReceived` (webhook-helpers and webhook-on-received-response-extractor). */
 function onReceivedBody(result: IWebhookResponseData): unknown {
-	if (result.workflowData === undefined) return result.webhookResponse ?? { message: 'Webhook call received' };
+	if (result.workflowData === undefined)
+		return result.webhookResponse ?? { message: 'Webhook call received' };
 	const responseData = triggerType.description.webhooks![0].responseData ?? 'firstEntryJson';
 	if (responseData === 'noData') return undefined;
 	if (responseData) return responseData;
@@ -126,13 +127,23 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: additionalData,
 		};
-		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			'webhook',
+			webhookData,
+			[],
+			null,
+		);
 
 		let result: IWebhookResponseData;
 		try {
 			result = await triggerType.webhook.call(context);
 		} catch (error) {
-			sendJson(response, 500, { message: `Workflow could not be started: ${(error as Error).message}` });
+			sendJson(response, 500, {
+				message: `Workflow could not be started: ${(error as Error).message}`,
+			});
 			return;
 		}
 
@@ -162,7 +173,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	}
 
 	const server: Server = createServer((request, response) => {
-		handle(request, response).catch((error: Error) => sendJson(response, 500, { message: error.message }));
+		handle(request, response).catch((error: Error) =>
+			sendJson(response, 500, { message: error.message }),
+		);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;

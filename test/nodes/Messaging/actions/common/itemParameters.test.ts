@@ -5,19 +5,31 @@ import { ItemParameters } from '../../../../../nodes/Messaging/actions/common/it
 type Parameters = Record<string, unknown>;
 
 /** Resolves `={{ item }}` to the item index, anything else as is, and counts the resolutions per parameter. */
-function fakeContext(parameters: Parameters, failFor: (name: string, itemIndex: number) => boolean = () => false) {
+function fakeContext(
+	parameters: Parameters,
+	failFor: (name: string, itemIndex: number) => boolean = () => false,
+) {
 	const resolutions: Record<string, number> = {};
 	const resolve = (value: unknown, itemIndex: number): unknown => {
 		if (value === '={{ item }}') return itemIndex;
 		if (Array.isArray(value)) return value.map((entry) => resolve(entry, itemIndex));
 		if (value && typeof value === 'object') {
-			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, resolve(entry, itemIndex)]));
+			return Object.fromEntries(
+				Object.entries(value).map(([key, entry]) => [key, resolve(entry, itemIndex)]),
+			);
 		}
 		return value;
 	};
 	const context = {
-		getNodeParameter(name: string, itemIndex: number, fallback: unknown, options?: { rawExpressions?: boolean }) {
-			const raw = name.split('.').reduce<unknown>((value, key) => (value as Parameters | undefined)?.[key], parameters);
+		getNodeParameter(
+			name: string,
+			itemIndex: number,
+			fallback: unknown,
+			options?: { rawExpressions?: boolean },
+		) {
+			const raw = name
+				.split('.')
+				.reduce<unknown>((value, key) => (value as Parameters | undefined)?.[key], parameters);
 			const value = raw === undefined ? fallback : raw;
 			if (options?.rawExpressions) return value;
 			resolutions[name] = (resolutions[name] ?? 0) + 1;
@@ -28,8 +40,15 @@ function fakeContext(parameters: Parameters, failFor: (name: string, itemIndex: 
 	return { context: context as unknown as IExecuteFunctions, resolutions };
 }
 
-function readForItems(parameters: ItemParameters, name: string, items: number, fallback: unknown = ''): unknown[] {
-	return Array.from({ length: items }, (_, itemIndex) => parameters.read(name, itemIndex, fallback));
+function readForItems(
+	parameters: ItemParameters,
+	name: string,
+	items: number,
+	fallback: unknown = '',
+): unknown[] {
+	return Array.from({ length: items }, (_, itemIndex) =>
+		parameters.read(name, itemIndex, fallback),
+	);
 }
 
 describe('ItemParameters', () => {
@@ -38,14 +57,20 @@ describe('ItemParameters', () => {
 			entityId: '1201159876543210123',
 		});
 
-		expect(readForItems(new ItemParameters(context), 'entityId', 3)).toEqual(Array(3).fill('1201159876543210123'));
+		expect(readForItems(new ItemParameters(context), 'entityId', 3)).toEqual(
+			Array(3).fill('1201159876543210123'),
+		);
 		expect(resolutions.entityId).toBe(1);
 	});
 
 	test('an absent parameter is resolved once and every item gets the fallback', () => {
 		const { context, resolutions } = fakeContext({ options: {} });
 
-		expect(readForItems(new ItemParameters(context), 'options.timeout', 3, '')).toEqual(['', '', '']);
+		expect(readForItems(new ItemParameters(context), 'options.timeout', 3, '')).toEqual([
+			'',
+			'',
+			'',
+		]);
 		expect(resolutions['options.timeout']).toBe(1);
 	});
 
@@ -69,10 +94,17 @@ describe('ItemParameters', () => {
 	});
 
 	test('a read that throws is not kept: every item fails with its own error', () => {
-		const { context } = fakeContext({ options: { timeout: 'soon' } }, (name) => name === 'options.timeout');
+		const { context } = fakeContext(
+			{ options: { timeout: 'soon' } },
+			(name) => name === 'options.timeout',
+		);
 		const parameters = new ItemParameters(context);
 
-		expect(() => parameters.read('options.timeout', 0, '')).toThrow('options.timeout failed for item 0');
-		expect(() => parameters.read('options.timeout', 1, '')).toThrow('options.timeout failed for item 1');
+		expect(() => parameters.read('options.timeout', 0, '')).toThrow(
+			'options.timeout failed for item 0',
+		);
+		expect(() => parameters.read('options.timeout', 1, '')).toThrow(
+			'options.timeout failed for item 1',
+		);
 	});
 });

@@ -1,7 +1,10 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { ItemParameters } from '../../../../../nodes/Messaging/actions/common/itemParameters';
-import { readBatchSettings, readSendSettings } from '../../../../../nodes/Messaging/actions/common/sendSettings';
+import {
+	readBatchSettings,
+	readSendSettings,
+} from '../../../../../nodes/Messaging/actions/common/sendSettings';
 import { Messaging } from '../../../../../nodes/Messaging/Messaging.node';
 import { messagingNode } from '../../../../helpers/nodeFixtures';
 
@@ -25,38 +28,66 @@ function readAllSettings(options: Record<string, unknown>) {
 const numberOptions: INodeProperties[] = new Messaging().description.properties
 	.filter((property) => property.name === 'options' && property.type === 'collection')
 	.flatMap((collection) => (collection.options ?? []) as INodeProperties[])
-	.filter((option, index, all) => option.type === 'number' && all.findIndex((other) => other.name === option.name) === index);
+	.filter(
+		(option, index, all) =>
+			option.type === 'number' && all.findIndex((other) => other.name === option.name) === index,
+	);
 
 describe('send options: the editor bounds and the check agree', () => {
 	test('there are number options to walk', () => {
-		expect(numberOptions.map((option) => option.name).sort()).toEqual(['maxConcurrency', 'maxPerSecond', 'maxTries429', 'timeout']);
+		expect(numberOptions.map((option) => option.name).sort()).toEqual([
+			'maxConcurrency',
+			'maxPerSecond',
+			'maxTries429',
+			'timeout',
+		]);
 	});
 
-	test.each(numberOptions.map((option) => [option.displayName, option] as const))('%s', (_label, option) => {
-		const { minValue, maxValue } = option.typeOptions as { minValue: number; maxValue?: number };
-		const range = maxValue === undefined ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
-		const refused = `Item 0: 'Options > ${option.displayName}' is %s, but it must be a number ${range}`;
+	test.each(numberOptions.map((option) => [option.displayName, option] as const))(
+		'%s',
+		(_label, option) => {
+			const { minValue, maxValue } = option.typeOptions as { minValue: number; maxValue?: number };
+			const range =
+				maxValue === undefined ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
+			const refused = `Item 0: 'Options > ${option.displayName}' is %s, but it must be a number ${range}`;
 
-		expect(() => readAllSettings({ [option.name]: minValue })).not.toThrow();
-		expect(() => readAllSettings({ [option.name]: minValue - 1 })).toThrow(refused.replace('%s', String(minValue - 1)));
-		if (maxValue !== undefined) {
-			expect(() => readAllSettings({ [option.name]: maxValue })).not.toThrow();
-			expect(() => readAllSettings({ [option.name]: maxValue + 1 })).toThrow(refused.replace('%s', String(maxValue + 1)));
-		}
-		expect(() => readAllSettings({ [option.name]: 'soon' })).toThrow(refused.replace('%s', 'soon'));
-		expect(Object.values(readAllSettings({}))).toContain(option.default);
-	});
+			expect(() => readAllSettings({ [option.name]: minValue })).not.toThrow();
+			expect(() => readAllSettings({ [option.name]: minValue - 1 })).toThrow(
+				refused.replace('%s', String(minValue - 1)),
+			);
+			if (maxValue !== undefined) {
+				expect(() => readAllSettings({ [option.name]: maxValue })).not.toThrow();
+				expect(() => readAllSettings({ [option.name]: maxValue + 1 })).toThrow(
+					refused.replace('%s', String(maxValue + 1)),
+				);
+			}
+			expect(() => readAllSettings({ [option.name]: 'soon' })).toThrow(
+				refused.replace('%s', 'soon'),
+			);
+			expect(Object.values(readAllSettings({}))).toContain(option.default);
+		},
+	);
 
 	test('an unset option takes the default the editor shows', () => {
-		expect(readAllSettings({})).toEqual({ bodyEncoding: 'form', timeoutMs: 30000, maxConcurrency: 5, maxPerSecond: 0, maxTries429: 3 });
+		expect(readAllSettings({})).toEqual({
+			bodyEncoding: 'form',
+			timeoutMs: 30000,
+			maxConcurrency: 5,
+			maxPerSecond: 0,
+			maxTries429: 3,
+		});
 	});
 
 	test('a refusal says how to fix it, and Max Messages per Second keeps its fraction', () => {
 		expect(() => readAllSettings({ timeout: 5 })).toThrow(
 			expect.objectContaining({
-				description: 'Set Timeout to a number from 1000 to 600000, or remove the option to use the default (30000).',
+				description:
+					'Set Timeout to a number from 1000 to 600000, or remove the option to use the default (30000).',
 			}),
 		);
-		expect(readAllSettings({ maxPerSecond: 2.5, maxConcurrency: 7.9 })).toMatchObject({ maxPerSecond: 2.5, maxConcurrency: 7 });
+		expect(readAllSettings({ maxPerSecond: 2.5, maxConcurrency: 7.9 })).toMatchObject({
+			maxPerSecond: 2.5,
+			maxConcurrency: 7,
+		});
 	});
 });

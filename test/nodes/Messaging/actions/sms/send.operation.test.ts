@@ -51,7 +51,8 @@ const sendCases: SendCase[] = [
 		},
 	},
 	{
-		title: 'one variable row and no options: form body, no callback_url, no Idempotency-Key, default timeout',
+		title:
+			'one variable row and no options: form body, no callback_url, no Idempotency-Key, default timeout',
 		parameters: baseParameters,
 		body: {
 			to: '+919812345678',
@@ -242,9 +243,12 @@ const sendCases: SendCase[] = [
 ];
 
 describe('SMS → Send: parameters → exact request', () => {
-	test.each(sendCases.map((sendCase) => [sendCase.title, sendCase] as const))('%s', async (_title, sendCase) => {
-		await expectSent(sendCase);
-	});
+	test.each(sendCases.map((sendCase) => [sendCase.title, sendCase] as const))(
+		'%s',
+		async (_title, sendCase) => {
+			await expectSent(sendCase);
+		},
+	);
 
 	test('content is JSON-encoded text of a flat map on the wire, not a nested form field', async () => {
 		const { sent } = await sendItem({
@@ -323,7 +327,8 @@ const badCases: BadCase[] = [
 		},
 		itemIndex: 1,
 		message: `Item 1: 'Options > Default Country Code' "IN" is not a country calling code`,
-		description: 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
+		description:
+			'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
 	},
 	{
 		title: 'DLT Template ID not set',
@@ -372,7 +377,8 @@ const badCases: BadCase[] = [
 			variables: { variable: [{ name: 7, value: 'x' }] },
 		},
 		itemIndex: 0,
-		message: "Item 0: 'Template Variables' row 1 (name) is a number, but variable names must be text",
+		message:
+			"Item 0: 'Template Variables' row 1 (name) is a number, but variable names must be text",
 		description: NAME_FIX,
 	},
 	{
@@ -431,12 +437,16 @@ const badCases: BadCase[] = [
 		parameters: { ...baseParameters, entityId: '', templateId: '  ' },
 		itemIndex: 4,
 		message: "Item 4: 'DLT Entity ID' is empty",
-		description: "Enter a value, e.g. 1201159876543210123. Also to fix in this item: 'DLT Template ID' is empty.",
+		description:
+			"Enter a value, e.g. 1201159876543210123. Also to fix in this item: 'DLT Template ID' is empty.",
 	},
 ];
 
 describe('SMS → Send: bad parameters → the error naming field, item and fix; nothing sent', () => {
-	test.each(badCases.map((badCase) => [badCase.title, badCase] as const))('%s', async (_title, badCase) => {
-		await expectRefused(badCase);
-	});
+	test.each(badCases.map((badCase) => [badCase.title, badCase] as const))(
+		'%s',
+		async (_title, badCase) => {
+			await expectRefused(badCase);
+		},
+	);
 });

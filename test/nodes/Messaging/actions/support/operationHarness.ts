@@ -54,7 +54,10 @@ const SIGNING_SECRET = 'test-hmac-secret';
 export function signedResumeUrl(nodeId: string, query: Record<string, string>): string {
 	const url = new URL(`${WAITING_BASE}${buildResumeUrlSuffix(EXECUTION_ID, nodeId)}`);
 	for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-	url.searchParams.set('signature', generateUrlSignature(prepareUrlForSigning(url), SIGNING_SECRET));
+	url.searchParams.set(
+		'signature',
+		generateUrlSignature(prepareUrlForSigning(url), SIGNING_SECRET),
+	);
 	return url.toString();
 }
 
@@ -107,7 +110,13 @@ export function operationHarness({
 		const itemParameters = new ItemParameters(context);
 		const request = prepare(itemParameters, itemIndex);
 		const settings = readSendSettings(itemParameters, itemIndex);
-		const acknowledgement = await sendMessagingRequest.call(context, { baseUrl }, request, settings, itemIndex);
+		const acknowledgement = await sendMessagingRequest.call(
+			context,
+			{ baseUrl },
+			request,
+			settings,
+			itemIndex,
+		);
 		return { request, acknowledgement };
 	}
 
@@ -123,7 +132,9 @@ export function operationHarness({
 			const { context, sent } = fakeContext(sendCase.parameters, answer);
 			const result = await sendThrough(context, 0);
 			expect(result.request.path).toBe(path);
-			expect(Object.values(result.request.fields).every((value) => typeof value === 'string')).toBe(true);
+			expect(Object.values(result.request.fields).every((value) => typeof value === 'string')).toBe(
+				true,
+			);
 			expect(sent).toHaveLength(1);
 			const [{ credentialType, options }] = sent;
 			expect(credentialType).toBe('messagingApi');
@@ -133,8 +144,11 @@ export function operationHarness({
 			const encoding = sendCase.encoding ?? 'form';
 			expect(options.headers).toEqual({
 				accept: 'application/json',
-				'content-type': encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
-				...(sendCase.idempotencyKey === undefined ? {} : { 'Idempotency-Key': sendCase.idempotencyKey }),
+				'content-type':
+					encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+				...(sendCase.idempotencyKey === undefined
+					? {}
+					: { 'Idempotency-Key': sendCase.idempotencyKey }),
 			});
 			expect(readWireBody(options, jsonField)).toEqual(sendCase.body);
 			expect(result.acknowledgement).toEqual(acknowledgement);
@@ -159,7 +173,10 @@ export function operationHarness({
 }
 
 /** The body as the API reads it, with `jsonField` (JSON-encoded text on the wire) decoded for comparison. */
-export function readWireBody(options: IHttpRequestOptions, jsonField: string): Record<string, unknown> {
+export function readWireBody(
+	options: IHttpRequestOptions,
+	jsonField: string,
+): Record<string, unknown> {
 	const contentType = (options.headers as Record<string, string>)['content-type'];
 	let fields: Record<string, unknown>;
 	if (contentType === 'application/x-www-form-urlencoded') {

@@ -1,4 +1,7 @@
-import { description, prepare } from '../../../../../nodes/Messaging/actions/whatsapp/send.operation';
+import {
+	description,
+	prepare,
+} from '../../../../../nodes/Messaging/actions/whatsapp/send.operation';
 import { operationHarness, type BadCase, type SendCase } from '../support/operationHarness';
 
 /**
@@ -153,7 +156,8 @@ const sendCases: SendCase[] = [
 			...template,
 			componentsInputMode: 'json',
 			components: { body: [{ index: 1, value: 'stale' }] },
-			componentsJson: '{"header": {"1": "Order 1234"}, "body": {"2": "24 Nov", "1": "Asha"}, "buttons": {"1": 1234}}',
+			componentsJson:
+				'{"header": {"1": "Order 1234"}, "body": {"2": "24 Nov", "1": "Asha"}, "buttons": {"1": 1234}}',
 		},
 		body: {
 			to: '+919812345678',
@@ -244,7 +248,8 @@ const sendCases: SendCase[] = [
 		},
 	},
 	{
-		title: 'session: component sections left without rows count as no components, as for a template',
+		title:
+			'session: component sections left without rows count as no components, as for a template',
 		parameters: { ...session, components: { body: [], buttons: [] } },
 		body: { to: '+919812345678', type: 'session', text: 'Thanks, your order has shipped.' },
 	},
@@ -312,9 +317,12 @@ const sendCases: SendCase[] = [
 ];
 
 describe('WhatsApp → Send: parameters → exact request', () => {
-	test.each(sendCases.map((sendCase) => [sendCase.title, sendCase] as const))('%s', async (_title, sendCase) => {
-		await expectSent(sendCase);
-	});
+	test.each(sendCases.map((sendCase) => [sendCase.title, sendCase] as const))(
+		'%s',
+		async (_title, sendCase) => {
+			await expectSent(sendCase);
+		},
+	);
 
 	test('components is JSON-encoded text on the wire, not nested form fields', async () => {
 		const { sent } = await sendItem({
@@ -361,16 +369,18 @@ describe('WhatsApp → Send: parameters → exact request', () => {
 		expect(shownFor('session')).toEqual(['to', 'messageType', 'text', 'options']);
 		const messageType = description.find((property) => property.name === 'messageType');
 		expect(messageType?.default).toBe('template');
-		expect(messageType?.options?.map((option) => ('value' in option ? option.value : undefined))).toEqual([
-			'session',
-			'template',
-		]);
+		expect(
+			messageType?.options?.map((option) => ('value' in option ? option.value : undefined)),
+		).toEqual(['session', 'template']);
 		const options = description.find((property) => property.name === 'options')?.options ?? [];
-		expect(options.map((option) => ('name' in option ? option.name : undefined))).not.toContain('callbackUrl');
+		expect(options.map((option) => ('name' in option ? option.name : undefined))).not.toContain(
+			'callbackUrl',
+		);
 	});
 });
 
-const POSITION_FIX = 'Number the variables of each section 1, 2, 3… in the order the template declares them.';
+const POSITION_FIX =
+	'Number the variables of each section 1, 2, 3… in the order the template declares them.';
 
 const badCases: BadCase[] = [
 	{
@@ -516,12 +526,16 @@ const badCases: BadCase[] = [
 		},
 		itemIndex: 0,
 		message: `Item 0: 'Options > Default Country Code' "0091" is not a country calling code`,
-		description: 'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
+		description:
+			'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
 	},
 ];
 
 describe('WhatsApp → Send: bad parameters → the error naming field, item and fix; nothing sent', () => {
-	test.each(badCases.map((badCase) => [badCase.title, badCase] as const))('%s', async (_title, badCase) => {
-		await expectRefused(badCase);
-	});
+	test.each(badCases.map((badCase) => [badCase.title, badCase] as const))(
+		'%s',
+		async (_title, badCase) => {
+			await expectRefused(badCase);
+		},
+	);
 });

@@ -1,5 +1,10 @@
 import { prepare } from '../../../../../nodes/Messaging/actions/whatsapp/sendAndWait.operation';
-import { operationHarness, signedResumeUrl, type BadCase, type SendCase } from '../support/operationHarness';
+import {
+	operationHarness,
+	signedResumeUrl,
+	type BadCase,
+	type SendCase,
+} from '../support/operationHarness';
 
 /**
  * WhatsApp → Send and Wait for Response: the question with its answer links becomes one exact request. The links
@@ -49,7 +54,11 @@ const { sendItem, expectSent, expectRefused } = operationHarness({
 	path: '/v1/whatsapp/send',
 	url: 'https://api.example.com/v1/whatsapp/send',
 	jsonField: 'components',
-	answer: { statusCode: 200, headers: {}, body: { message_id: 'msg_1', status: 'sent', channel: 'whatsapp' } },
+	answer: {
+		statusCode: 200,
+		headers: {},
+		body: { message_id: 'msg_1', status: 'sent', channel: 'whatsapp' },
+	},
 	acknowledgement: { message_id: 'msg_1', status: 'sent', channel: 'whatsapp' },
 });
 
@@ -67,7 +76,9 @@ const sendCases: SendCase[] = [
 		title: 'session, approve and decline with own labels: one line per link',
 		parameters: {
 			...session,
-			approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes', disapproveLabel: 'No' } },
+			approvalOptions: {
+				values: { approvalType: 'double', approveLabel: 'Yes', disapproveLabel: 'No' },
+			},
 		},
 		body: {
 			to: '+919812345678',
@@ -76,11 +87,16 @@ const sendCases: SendCase[] = [
 		},
 	},
 	{
-		title: 'session, free text: one link to the answer page, after Message Button Label; JSON body and a key',
+		title:
+			'session, free text: one link to the answer page, after Message Button Label; JSON body and a key',
 		parameters: {
 			...session,
 			responseType: 'freeText',
-			options: { messageButtonLabel: 'Write your answer', bodyEncoding: 'json', idempotencyKey: 'ORD-1-ask' },
+			options: {
+				messageButtonLabel: 'Write your answer',
+				bodyEncoding: 'json',
+				idempotencyKey: 'ORD-1-ask',
+			},
 		},
 		encoding: 'json',
 		idempotencyKey: 'ORD-1-ask',
@@ -91,13 +107,17 @@ const sendCases: SendCase[] = [
 		},
 	},
 	{
-		title: 'template, approve and decline: the body variables, and each link as a URL button suffix',
+		title:
+			'template, approve and decline: the body variables, and each link as a URL button suffix',
 		parameters: template,
 		body: {
 			to: '+919812345678',
 			type: 'template',
 			template_name: 'approval_request',
-			components: { body: { '1': 'Asha', '2': 'ORD-1' }, buttons: { '1': approveSuffix, '2': declineSuffix } },
+			components: {
+				body: { '1': 'Asha', '2': 'ORD-1' },
+				buttons: { '1': approveSuffix, '2': declineSuffix },
+			},
 		},
 	},
 	{
@@ -142,7 +162,9 @@ describe('WhatsApp → Send and Wait for Response: what is sent', () => {
 
 	test('the links are signed for this execution and node, and each answer has its own signature', async () => {
 		const { request } = await sendItem(template);
-		const { buttons } = JSON.parse(request.fields.components) as { buttons: Record<string, string> };
+		const { buttons } = JSON.parse(request.fields.components) as {
+			buttons: Record<string, string>;
+		};
 		const approve = new URL(`https://n8n.example.com/webhook-waiting/${buttons['1']}`);
 		const decline = new URL(`https://n8n.example.com/webhook-waiting/${buttons['2']}`);
 		expect(approve.pathname).toBe('/webhook-waiting/231/messaging');
@@ -180,7 +202,8 @@ const badCases: BadCase[] = [
 		parameters: { ...template, components: { buttons: [{ index: 1, value: 'x' }] } },
 		itemIndex: 0,
 		message: "Item 0: 'Components' set button values, but the buttons carry the answer links",
-		description: 'Remove the button values; set Link Button Position (and Decline Link Button Position) instead.',
+		description:
+			'Remove the button values; set Link Button Position (and Decline Link Button Position) instead.',
 	},
 	{
 		title: 'approve and decline on the same button',
@@ -193,7 +216,11 @@ const badCases: BadCase[] = [
 		title: 'a wait limit of 0',
 		parameters: {
 			...session,
-			options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' } } },
+			options: {
+				limitWaitTime: {
+					values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' },
+				},
+			},
 		},
 		itemIndex: 0,
 		message: "Item 0: 'Options > Limit Wait Time' has the amount 0, but it must be above 0",
@@ -203,22 +230,30 @@ const badCases: BadCase[] = [
 		title: 'a wait limit already past',
 		parameters: {
 			...session,
-			options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2020-01-01T00:00:00Z' } } },
+			options: {
+				limitWaitTime: {
+					values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2020-01-01T00:00:00Z' },
+				},
+			},
 		},
 		itemIndex: 0,
 		message:
 			"Item 0: 'Options > Limit Wait Time' ends at 2020-01-01T00:00:00.000Z, which is already past: nobody could answer",
-		description: 'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.',
+		description:
+			'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.',
 	},
 	{
 		title: 'a wait limit that is not a date',
 		parameters: {
 			...session,
-			options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'tomorrow' } } },
+			options: {
+				limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'tomorrow' } },
+			},
 		},
 		itemIndex: 0,
 		message: `Item 0: 'Options > Limit Wait Time' has a string "tomorrow" as Max Date and Time, not a date`,
-		description: 'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.',
+		description:
+			'Set Options > Limit Wait Time > Max Date and Time to a future date, e.g. 2026-12-01T18:00:00Z.',
 	},
 	{
 		title: 'a Button URL Prefix the link does not start with',
