@@ -38,6 +38,64 @@ function longFunctions(file: string): string[] {
 	return found;
 }
 
+/**
+ * The Messaging node's folders, from the node file down: a file may import from its own folder or from a folder
+ * below it, never from one above (README: Layout). `methods/` (the credential test) sits beside `actions/`.
+ */
+const MESSAGING_LAYERS: Record<string, number> = {
+	'.': 0,
+	actions: 1,
+	methods: 1,
+	sendAndWait: 2,
+	validation: 3,
+	transport: 4,
+	throughput: 5,
+};
+const MESSAGING_DIR = path.join('nodes', 'Messaging');
+const SHARED_DIR = path.join('nodes', 'shared');
+
+/** The layer a product file belongs to: its top folder under nodes/Messaging, or the node folder itself. */
+function layerOf(file: string): { folder: string; rank: number } | undefined {
+	if (file.startsWith(SHARED_DIR + path.sep)) return { folder: SHARED_DIR, rank: 99 };
+	if (!file.startsWith(MESSAGING_DIR + path.sep)) return undefined;
+	const parts = path.relative(MESSAGING_DIR, file).split(path.sep);
+	const folder = parts.length === 1 ? '.' : parts[0];
+	const rank = MESSAGING_LAYERS[folder];
+	return rank === undefined ? { folder, rank: -1 } : { folder, rank };
+}
+
+function relativeImportsOf(text: string): string[] {
+	const source = ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true);
+	const found: string[] = [];
+	const visit = (node: ts.Node) => {
+		if (
+			(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+			node.moduleSpecifier &&
+			ts.isStringLiteral(node.moduleSpecifier) &&
+			node.moduleSpecifier.text.startsWith('.')
+		)
+			found.push(node.moduleSpecifier.text);
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
+/** Imports that run back up the layers, or sideways into another folder of the same layer. */
+export function upwardImports(file: string, text: string): string[] {
+	const from = layerOf(file);
+	if (!from) return [];
+	return relativeImportsOf(text).flatMap((specifier) => {
+		const target = path.normalize(path.join(path.dirname(file), specifier));
+		const to = layerOf(target);
+		if (!to) return [`${file} imports ${specifier}, outside the node's layers`];
+		if (to.folder === from.folder) return [];
+		if (from.rank < 0 || to.rank < 0)
+			return [`${file} imports ${specifier}: add its folder to MESSAGING_LAYERS`];
+		return to.rank > from.rank ? [] : [`${file} imports ${specifier}, a layer above or beside it`];
+	});
+}
+
 describe('the shape of the product code', () => {
 	it('finds the product files', () => {
 		expect(productFiles.length).toBeGreaterThan(20);
@@ -67,6 +125,32 @@ describe('the shape of the product code', () => {
 			.map((file) => path.join('test', file.replace(/\.ts$/, '.test.ts')))
 			.filter((testFile) => !fs.existsSync(path.join(ROOT, testFile)));
 		expect(missing).toEqual([]);
+	});
+
+	it('imports only down the layers: node file → actions → sendAndWait → validation → transport → throughput', () => {
+		const found = productFiles.flatMap((file) =>
+			upwardImports(file, fs.readFileSync(path.join(ROOT, file), 'utf8')),
+		);
+		expect(found).toEqual([]);
+	});
+
+	it('catches an upward or sideways import', () => {
+		const throughput = path.join(MESSAGING_DIR, 'throughput', 'rateLimiter.ts');
+		const validation = path.join(MESSAGING_DIR, 'validation', 'waitTime.ts');
+		const methods = path.join(MESSAGING_DIR, 'methods', 'test.ts');
+		expect(
+			upwardImports(throughput, "import type { X } from '../transport/providerBudget';"),
+		).toEqual([`${throughput} imports ../transport/providerBudget, a layer above or beside it`]);
+		expect(upwardImports(validation, "export { y } from '../sendAndWait/links';")).toHaveLength(1);
+		expect(upwardImports(methods, "import { z } from '../actions/router';")).toHaveLength(1);
+		expect(upwardImports(validation, "import { p } from './phone';")).toEqual([]);
+		expect(upwardImports(validation, "import { t } from '../throughput/clock';")).toEqual([]);
+		expect(
+			upwardImports(
+				path.join(SHARED_DIR, 'x.ts'),
+				"import { n } from '../Messaging/Messaging.node';",
+			),
+		).toHaveLength(1);
 	});
 
 	it('refers to the README, not to spec paragraphs or issue numbers, in comments', () => {

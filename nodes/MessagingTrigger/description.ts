@@ -7,7 +7,7 @@ import {
 	STATUS_UPDATE,
 	type EventKind,
 } from './events';
-import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from './receiveDeliveryEvents';
+import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from './readVerifiedEvents';
 
 function eventsSelector(
 	typeVersions: INodeProperties['displayOptions'],

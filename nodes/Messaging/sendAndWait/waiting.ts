@@ -2,7 +2,7 @@ import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { normalisePhoneNumber } from '../validation/phone';
-import { waitTimeLimit } from './waitTime';
+import { waitTimeLimit } from '../validation/waitTime';
 
 /** What the execution continues with when nobody answered in time; also what the answer webhook reads back. */
 export interface WaitingFacts extends IDataObject {

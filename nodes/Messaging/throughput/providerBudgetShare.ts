@@ -1,4 +1,4 @@
-import type { ProviderBudget } from '../transport/providerBudget';
+import type { ProviderBudget } from './providerBudget';
 
 // Below this share of the account's rate a sender would wait too long between answers to notice the budget refill.
 const MIN_SHARE = 0.1;

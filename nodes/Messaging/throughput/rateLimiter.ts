@@ -1,4 +1,4 @@
-import type { ProviderBudget } from '../transport/providerBudget';
+import type { ProviderBudget } from './providerBudget';
 import type { Clock } from './clock';
 import { ProviderBudgetShare } from './providerBudgetShare';
 

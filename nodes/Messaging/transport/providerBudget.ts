@@ -1,14 +1,5 @@
 import { readHeader } from '../../shared/readHeader';
-
-/**
- * What the provider said is left of the account's rate: `remaining` requests may be sent now, and a full
- * budget of `quota` requests refills over `windowSeconds`. README: API assumptions.
- */
-export interface ProviderBudget {
-	remaining: number;
-	quota: number;
-	windowSeconds: number;
-}
+import type { ProviderBudget } from '../throughput/providerBudget';
 
 function readCount(headers: unknown, names: string[]): number | undefined {
 	for (const name of names) {

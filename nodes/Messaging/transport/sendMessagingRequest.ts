@@ -1,12 +1,14 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import { readHeader } from '../../shared/readHeader';
 import { readAcknowledgement } from './acknowledgement';
 import { CREDENTIAL_TYPE, type MessagingEndpoint } from './endpoint';
 import { thrownFailureFacts, readProviderMessage } from './failureFacts';
+import type { FailureContext } from './failureAdvice';
 import { messagingApiError } from './messagingApiError';
 import type { Acknowledgement, MessagingRequest, SendSettings } from './messagingRequest';
-import { readProviderBudget, type ProviderBudget } from './providerBudget';
+import type { ProviderBudget } from '../throughput/providerBudget';
+import { readProviderBudget } from './providerBudget';
 
 interface FullResponse {
 	statusCode: number;
@@ -47,6 +49,46 @@ function requestOptions(
 	};
 }
 
+/** A non-2xx answer, or a 2xx whose body is no acknowledgement, is a failure with the provider's own words. */
+function acknowledgementOf(
+	node: INode,
+	response: FullResponse,
+	endpoint: MessagingEndpoint,
+	itemIndex: number,
+	failureContext: FailureContext,
+): Acknowledgement {
+	const { statusCode, headers, body } = response;
+	if (statusCode < 200 || statusCode > 299) {
+		const provider = readProviderMessage(body, endpoint.apiKey);
+		throw messagingApiError(
+			node,
+			{
+				status: statusCode,
+				retryAfter: readHeader(headers, 'retry-after'),
+				providerMessage: provider.message,
+				providerField: provider.field,
+				providerCode: provider.code,
+			},
+			itemIndex,
+			failureContext,
+		);
+	}
+	const acknowledgement = readAcknowledgement(body);
+	if (!acknowledgement) {
+		throw messagingApiError(
+			node,
+			{
+				status: statusCode,
+				invalidAcknowledgement: true,
+				providerMessage: readProviderMessage(body, endpoint.apiKey).message ?? '(empty body)',
+			},
+			itemIndex,
+			failureContext,
+		);
+	}
+	return acknowledgement;
+}
+
 export async function sendMessagingRequest(
 	this: IExecuteFunctions,
 	endpoint: MessagingEndpoint,
@@ -77,36 +119,7 @@ export async function sendMessagingRequest(
 		);
 	}
 
-	const { statusCode, headers, body } = response;
-	const budget = onProviderBudget && readProviderBudget(headers);
+	const budget = onProviderBudget && readProviderBudget(response.headers);
 	if (budget) onProviderBudget(budget);
-	if (statusCode < 200 || statusCode > 299) {
-		const provider = readProviderMessage(body, endpoint.apiKey);
-		throw messagingApiError(
-			this.getNode(),
-			{
-				status: statusCode,
-				retryAfter: readHeader(headers, 'retry-after'),
-				providerMessage: provider.message,
-				providerField: provider.field,
-				providerCode: provider.code,
-			},
-			itemIndex,
-			failureContext,
-		);
-	}
-	const acknowledgement = readAcknowledgement(body);
-	if (!acknowledgement) {
-		throw messagingApiError(
-			this.getNode(),
-			{
-				status: statusCode,
-				invalidAcknowledgement: true,
-				providerMessage: readProviderMessage(body, endpoint.apiKey).message ?? '(empty body)',
-			},
-			itemIndex,
-			failureContext,
-		);
-	}
-	return acknowledgement;
+	return acknowledgementOf(this.getNode(), response, endpoint, itemIndex, failureContext);
 }

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 
-import { normalisePhoneNumber } from './phone';
-
 /** Issues raised here carry `params.fix`, the sentence telling the user how to correct the value. */
 export function addFieldIssue(
 	ctx: z.RefinementCtx,
@@ -119,64 +117,6 @@ export function jsonObjectText(example: string) {
 		return parsed as Record<string, unknown>;
 	});
 }
-
-/** A number has lost its "+" or trunk 0, so completing it with a country code could text a stranger. */
-export function normaliseRecipient(
-	value: unknown,
-	defaultCountryCode: string,
-	ctx: z.RefinementCtx,
-): string {
-	if (typeof value === 'number') {
-		addFieldIssue(
-			ctx,
-			`is a number (${value}), but phone numbers must be text`,
-			`As a number it lost its "+" and leading zeros. Map it as text with its country code, e.g. {{ "+" + $json.phone }} for ${value}.`,
-			['to'],
-		);
-		return '';
-	}
-	const text = value;
-	if (typeof text !== 'string') {
-		addFieldIssue(
-			ctx,
-			value === undefined || value === null
-				? 'is empty'
-				: `is ${describeType(value)}, but it must be a phone number`,
-			'Enter the recipient number in international format, e.g. +919812345678.',
-			['to'],
-		);
-		return '';
-	}
-	if (text.length > 40) {
-		addFieldIssue(
-			ctx,
-			`is ${text.length} characters long, too long for a phone number`,
-			'Enter one recipient number, e.g. +919812345678.',
-			['to'],
-		);
-		return '';
-	}
-	const result = normalisePhoneNumber(text, defaultCountryCode);
-	if (!result.ok) {
-		addFieldIssue(ctx, result.problem, result.fix, ['to']);
-		return '';
-	}
-	return result.phone;
-}
-
-export const defaultCountryCode = z.unknown().transform((value, ctx): string => {
-	if (value === undefined || value === null || value === '') return '';
-	const text = String(value).trim().replace(/^\+/, '');
-	if (!/^[1-9]\d{0,3}$/.test(text)) {
-		addFieldIssue(
-			ctx,
-			`"${String(value)}" is not a country calling code`,
-			'Enter 1 to 4 digits without "+", e.g. 91 for India or 1 for the USA, or leave it empty.',
-		);
-		return z.NEVER;
-	}
-	return text;
-});
 
 /** An optional absolute http(s) URL; `fix` tells how to correct a bad one. */
 export function optionalUrl(fix: string) {

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 
-import { waitTimeLimit } from '../sendAndWait/waitTime';
-import {
-	addFieldIssue,
-	defaultCountryCode,
-	isBlank,
-	normaliseRecipient,
-	optionalUrl,
-	requiredText,
-} from './fieldSchemas';
+import { waitTimeLimit } from './waitTime';
+import { addFieldIssue, isBlank, optionalUrl, requiredText } from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';
+import { defaultCountryCode, normaliseRecipient } from './recipientSchemas';
 import {
 	componentsFromJson,
 	componentsFromRows,

@@ -2,15 +2,14 @@ import { z } from 'zod';
 
 import {
 	addFieldIssue,
-	defaultCountryCode,
 	describeType,
 	jsonObjectText,
-	normaliseRecipient,
 	optionalCallbackUrl,
 	requiredText,
 	variableValue,
 } from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';
+import { defaultCountryCode, normaliseRecipient } from './recipientSchemas';
 
 export const smsFieldGuide: FieldGuide = {
 	to: {

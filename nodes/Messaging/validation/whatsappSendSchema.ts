@@ -1,14 +1,8 @@
 import { z } from 'zod';
 
-import {
-	addFieldIssue,
-	defaultCountryCode,
-	describeType,
-	isBlank,
-	normaliseRecipient,
-	requiredText,
-} from './fieldSchemas';
+import { addFieldIssue, describeType, isBlank, requiredText } from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';
+import { defaultCountryCode, normaliseRecipient } from './recipientSchemas';
 import {
 	COMPONENTS_FIX,
 	componentsFromJson,

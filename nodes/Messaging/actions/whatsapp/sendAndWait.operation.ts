@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { buttonSuffix, sessionText, type AnswerLinks } from '../../sendAndWait/links';
-import { sendAndWaitFields } from '../../sendAndWait/fields';
+import { sendAndWaitFields } from './sendAndWaitFields';
 import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
 import { sendAndWaitFieldGuide, sendAndWaitSchema } from '../../validation/sendAndWaitSchema';

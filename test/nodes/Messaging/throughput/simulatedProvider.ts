@@ -4,7 +4,7 @@ import {
 	sendWithRetries,
 	type ClassifiedFailure,
 } from '../../../../nodes/Messaging/throughput/retryPolicy';
-import type { ProviderBudget } from '../../../../nodes/Messaging/transport/providerBudget';
+import type { ProviderBudget } from '../../../../nodes/Messaging/throughput/providerBudget';
 import type { VirtualClock } from './virtualClock';
 
 /** Deterministic jitter, so a simulated run is the same on every machine. */

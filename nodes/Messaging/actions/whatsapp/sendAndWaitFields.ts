@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { componentFields } from '../actions/common/componentFields';
-import { recipientField } from '../actions/common/recipientField';
-import { sendAndWaitOptions } from './options';
+import { componentFields } from '../common/componentFields';
+import { recipientField } from '../common/recipientField';
+import { sendAndWaitOptions } from './sendAndWaitOptions';
 
 const showForSendAndWait = { resource: ['whatsapp'], operation: ['sendAndWait'] };
 const showForTemplate = { ...showForSendAndWait, messageType: ['template'] };

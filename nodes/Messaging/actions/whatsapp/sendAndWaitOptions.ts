@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendOptions } from '../actions/common/sendOptions';
+import { sendOptions } from '../common/sendOptions';
 
 /** n8n's own Limit Wait Time shape (`options.limitWaitTime.values`), so it reads as in n8n's WhatsApp and Slack nodes. */
 export const limitWaitTimeOption: INodeProperties = {

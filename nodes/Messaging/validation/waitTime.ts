@@ -1,7 +1,7 @@
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { addFieldIssue, describeType } from '../validation/fieldSchemas';
+import { addFieldIssue, describeType } from './fieldSchemas';
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 

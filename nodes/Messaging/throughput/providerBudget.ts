@@ -1,0 +1,9 @@
+/**
+ * What the provider said is left of the account's rate: `remaining` requests may be sent now, and a full
+ * budget of `quota` requests refills over `windowSeconds`. README: API assumptions.
+ */
+export interface ProviderBudget {
+	remaining: number;
+	quota: number;
+	windowSeconds: number;
+}
