@@ -10,13 +10,14 @@ import path from 'node:path';
 import { checkDeliveryEvents } from '../../test/e2e/delivery-events.e2e';
 import { checkEditor } from '../../test/e2e/editor.e2e';
 import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
-import { checkExamples } from '../../test/e2e/examples.e2e';
+
 import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
 import { checkInboundMessages } from '../../test/e2e/inbound-messages.e2e';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
 import type { E2eContext } from '../../test/e2e/context';
+import { checkExamples, type Acknowledgement } from '../../test/e2e/examples.e2e';
 import { loadExamples } from '../lib/examples';
 import { startLocalStack, type LocalStack } from '../lib/local-stack';
 import { SandboxAdmin } from '../lib/sandbox-admin';
@@ -27,6 +28,50 @@ const SCREENSHOTS_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
 
 function elapsed(since: number): string {
 	return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+interface E2ePhase {
+	name: string;
+	title: string;
+	run: () => Promise<unknown>;
+}
+
+/** Phases whose checks read what an earlier phase produced. */
+const PHASE_NEEDS: Record<string, string[]> = {
+	'delivery-events': ['examples'],
+	inbound: ['examples'],
+};
+
+/**
+ * `E2E_ONLY=send-and-wait,editor npm run test:e2e` runs those phases (and the ones they read from), for working on
+ * one part; CI leaves it unset and runs every phase.
+ */
+function selectedPhases(phases: E2ePhase[]): Set<string> {
+	const all = phases.map((phase) => phase.name);
+	const only = process.env.E2E_ONLY?.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
+	if (!only?.length) return new Set(all);
+	const unknown = only.filter((name) => !all.includes(name));
+	if (unknown.length) {
+		throw new Error(
+			`E2E_ONLY names unknown phases: ${unknown.join(', ')}; known: ${all.join(', ')}`,
+		);
+	}
+	return new Set([...only, ...only.flatMap((name) => PHASE_NEEDS[name] ?? [])]);
+}
+
+async function runPhases(phases: E2ePhase[], selected: Set<string>): Promise<void> {
+	for (const phase of phases) {
+		if (!selected.has(phase.name)) {
+			console.log(`${phase.title}: not run (E2E_ONLY)`);
+			continue;
+		}
+		console.log(phase.title);
+		const started = Date.now();
+		await phase.run();
+		console.log(`  (${elapsed(started)})`);
+	}
 }
 
 async function main(): Promise<number> {
@@ -80,30 +125,45 @@ async function main(): Promise<number> {
 			screenshotsDir: SCREENSHOTS_DIR,
 		};
 
-		console.log('Installed package');
-		await checkInstalledPackage(context, runner);
-		console.log('Examples through n8n execute');
-		let phase = Date.now();
-		const acknowledgements = await checkExamples(context, runner);
-		console.log(`  (${elapsed(phase)})\nDelivery events`);
-		phase = Date.now();
-		await checkDeliveryEvents(context, runner, acknowledgements.get('exSmsOrderDlt001'));
-		console.log(`  (${elapsed(phase)})\nInbound WhatsApp messages`);
-		phase = Date.now();
-		await checkInboundMessages(context, runner, acknowledgements.get('exWaLeadFollow01'));
-		console.log(`  (${elapsed(phase)})\nError output`);
-		phase = Date.now();
-		await checkErrorOutput(context, runner);
-		console.log(`  (${elapsed(phase)})\nSend and Wait`);
-		phase = Date.now();
-		await checkSendAndWait(context, runner);
-		console.log(`  (${elapsed(phase)})\nEditor in Chromium`);
-		phase = Date.now();
-		await checkEditor(context, runner);
-		console.log(`  (${elapsed(phase)})\nMessaging Trigger under a burst`);
-		phase = Date.now();
-		await checkTriggerBurst(context, runner);
-		console.log(`  (${elapsed(phase)})`);
+		const acknowledgements = new Map<string, Acknowledgement>();
+		const phases: E2ePhase[] = [
+			{
+				name: 'installed',
+				title: 'Installed package',
+				run: () => checkInstalledPackage(context, runner),
+			},
+			{
+				name: 'examples',
+				title: 'Examples through n8n execute',
+				run: async () => {
+					for (const [id, ack] of await checkExamples(context, runner))
+						acknowledgements.set(id, ack);
+				},
+			},
+			{
+				name: 'delivery-events',
+				title: 'Delivery events',
+				run: () => checkDeliveryEvents(context, runner, acknowledgements.get('exSmsOrderDlt001')),
+			},
+			{
+				name: 'inbound',
+				title: 'Inbound WhatsApp messages',
+				run: () => checkInboundMessages(context, runner, acknowledgements.get('exWaLeadFollow01')),
+			},
+			{ name: 'error-output', title: 'Error output', run: () => checkErrorOutput(context, runner) },
+			{
+				name: 'send-and-wait',
+				title: 'Send and Wait',
+				run: () => checkSendAndWait(context, runner),
+			},
+			{ name: 'editor', title: 'Editor in Chromium', run: () => checkEditor(context, runner) },
+			{
+				name: 'trigger-burst',
+				title: 'Messaging Trigger under a burst',
+				run: () => checkTriggerBurst(context, runner),
+			},
+		];
+		await runPhases(phases, selectedPhases(phases));
 	} catch (error) {
 		await runner.check('the e2e environment starts', () => {
 			throw error;
