@@ -153,6 +153,13 @@ describe('the shape of the product code', () => {
 		).toHaveLength(1);
 	});
 
+	it('imports zod through its v3 API, which zod 3.25 and zod 4 both keep', () => {
+		const bareZod = productFiles.filter((file) =>
+			/from 'zod'|require\('zod'\)/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+		);
+		expect(bareZod).toEqual([]);
+	});
+
 	it('refers to the README, not to spec paragraphs or issue numbers, in comments', () => {
 		const stale = productFiles.filter((file) =>
 			/§|\bspec\b|\bissue #?\d+/i.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),

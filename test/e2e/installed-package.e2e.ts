@@ -17,7 +17,7 @@ const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
 const before = new Set(Object.keys(require.cache));
 for (const file of declared) require(path.resolve(file));
 const loaded = Object.keys(require.cache).filter((file) => !before.has(file));
-process.stdout.write(JSON.stringify({ declared, loaded, zod: require.resolve('zod', { paths: [process.cwd()] }) }));
+process.stdout.write(JSON.stringify({ declared, loaded, zod: require.resolve('zod/v3', { paths: [process.cwd()] }) }));
 `;
 
 export async function checkInstalledPackage(
@@ -46,7 +46,7 @@ export async function checkInstalledPackage(
 	);
 
 	await runner.check(
-		'every declared node and credential loads from the installed package, zod resolved there',
+		'every declared node and credential loads from the installed package, zod/v3 resolved there',
 		async () => {
 			const result = await runCommand(NODE24_BIN, ['-e', PROBE], {
 				cwd: context.installedPackageDir,
@@ -72,8 +72,8 @@ export async function checkInstalledPackage(
 				'modules loaded from the source tree instead of the installed package',
 			);
 			assert(
-				loaded.some((file) => file.includes(`${path.sep}zod${path.sep}`)),
-				'the built node should load zod at run time',
+				loaded.some((file) => file.includes(`${path.sep}zod${path.sep}v3${path.sep}`)),
+				"the built node should load zod's v3 API (zod/v3) at run time",
 			);
 		},
 	);

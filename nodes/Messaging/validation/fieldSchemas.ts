@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /** Issues raised here carry `params.fix`, the sentence telling the user how to correct the value. */
 export function addFieldIssue(

@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
-import type { ZodIssue } from 'zod';
+import type { ZodIssue } from 'zod/v3';
 
 export type FieldGuide = Record<string, { label: string; fix: string }>;
 

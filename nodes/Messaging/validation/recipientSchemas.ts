@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { addFieldIssue, describeType } from './fieldSchemas';
 import { normalisePhoneNumber } from './phone';

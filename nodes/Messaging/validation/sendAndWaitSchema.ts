@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { waitTimeLimit } from './waitTime';
 import { addFieldIssue, isBlank, optionalUrl, requiredText } from './fieldSchemas';

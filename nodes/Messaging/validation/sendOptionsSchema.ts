@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { addFieldIssue } from './fieldSchemas';

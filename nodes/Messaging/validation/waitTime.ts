@@ -1,5 +1,5 @@
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { addFieldIssue, describeType } from './fieldSchemas';
 

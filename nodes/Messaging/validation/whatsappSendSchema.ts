@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { addFieldIssue, describeType, isBlank, requiredText } from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';

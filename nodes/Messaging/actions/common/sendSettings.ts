@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import type { SendSettings } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';

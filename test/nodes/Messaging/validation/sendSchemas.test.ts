@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
-import type { ZodType } from 'zod';
+import type { ZodType } from 'zod/v3';
 
 import { buildSmsRequest } from '../../../../nodes/Messaging/actions/sms/send.operation';
 import { buildWhatsappRequest } from '../../../../nodes/Messaging/actions/whatsapp/send.operation';
