@@ -7,54 +7,68 @@ import type { FailureContext } from './failureAdvice';
 import { classifyFacts, redactSecret } from './failureFacts';
 import type { FailureFacts } from './failureFacts';
 
-/**
- * The one place failures become user-facing: built from plain facts so no client internals can leak. The facts
- * travel on the error, with the provider's words masked like the message, so the retry policy can classify it
- * and a final error can be rebuilt after retries.
- */
-export class MessagingApiError extends NodeApiError {
-	readonly facts: FailureFacts;
+/** What a user reads of a failure, with the provider's words masked like everything else. */
+export interface DescribedFailure {
+	facts: FailureFacts;
+	message: string;
+	whatToDo: string;
+	httpCode?: string;
+}
 
-	constructor(node: INode, facts: FailureFacts, itemIndex: number, context: FailureContext) {
-		const masked: FailureFacts = {
-			...facts,
-			providerMessage: redactSecret(facts.providerMessage, context.apiKey),
-			providerField: redactSecret(facts.providerField, context.apiKey),
-		};
-		const { summary, whatToDo } = explain(masked, context);
-		const message = masked.providerMessage ? `${summary}: ${masked.providerMessage}` : summary;
-		const httpCode = facts.status === undefined ? undefined : String(facts.status);
-		const sanitised: JsonObject = {
-			message,
-			...(httpCode ? { httpCode } : {}),
-			...(masked.providerMessage ? { providerMessage: masked.providerMessage } : {}),
-			...(facts.networkCode ? { networkError: facts.networkCode } : {}),
-		};
-		super(node, sanitised, { message, description: whatToDo, httpCode, itemIndex });
-		// n8n tells node errors apart by name (it rethrows a NodeApiError as it is), and n8n's base error names
-		// every error after its class, so this one keeps its parent's name.
-		this.name = 'NodeApiError';
-		this.facts = masked;
-	}
+export function describeFailure(facts: FailureFacts, context: FailureContext): DescribedFailure {
+	const masked: FailureFacts = {
+		...facts,
+		providerMessage: redactSecret(facts.providerMessage, context.apiKey),
+		providerField: redactSecret(facts.providerField, context.apiKey),
+	};
+	const { summary, whatToDo } = explain(masked, context);
+	const message = masked.providerMessage ? `${summary}: ${masked.providerMessage}` : summary;
+	const httpCode = facts.status === undefined ? undefined : String(facts.status);
+	return { facts: masked, message, whatToDo, httpCode };
 }
 
 /**
- * How the transport builds its errors. n8n's community-node lint (require-node-api-error) judges a `throw new …`
- * in a catch block by the class's name and accepts only NodeApiError and NodeOperationError, so it would refuse
- * `throw new MessagingApiError` though this is a NodeApiError.
+ * n8n's own NodeApiError, not a subclass: n8n routes node errors by their name (workflow-execute's rethrowNodeError
+ * passes on only 'NodeApiError' and 'NodeOperationError'). The facts the retry policy classifies by stay beside
+ * the error rather than on it, so nothing of them reaches the execution data.
  */
+const factsByError = new WeakMap<NodeApiError, FailureFacts>();
+
+/** The one place failures become user-facing: built from plain facts so no client internals can leak. */
 export function messagingApiError(
 	node: INode,
 	facts: FailureFacts,
 	itemIndex: number,
 	context: FailureContext,
-): MessagingApiError {
-	return new MessagingApiError(node, facts, itemIndex, context);
+): NodeApiError {
+	const described = describeFailure(facts, context);
+	const { message, whatToDo, httpCode } = described;
+	const sanitised: JsonObject = {
+		message,
+		...(httpCode ? { httpCode } : {}),
+		...(described.facts.providerMessage
+			? { providerMessage: described.facts.providerMessage }
+			: {}),
+		...(facts.networkCode ? { networkError: facts.networkCode } : {}),
+	};
+	const error = new NodeApiError(node, sanitised, {
+		message,
+		description: whatToDo,
+		httpCode,
+		itemIndex,
+	});
+	factsByError.set(error, described.facts);
+	return error;
+}
+
+/** The facts a transport error was built from; undefined for any other error. */
+export function failureFactsOf(error: unknown): FailureFacts | undefined {
+	return error instanceof NodeApiError ? factsByError.get(error) : undefined;
 }
 
 /** The retry policy's view of an error thrown by the transport; anything else is never retried. */
 export function classifyMessagingFailure(error: unknown): ClassifiedFailure {
-	const facts = error instanceof MessagingApiError ? error.facts : undefined;
+	const facts = failureFactsOf(error);
 	return facts ? classifyFacts(facts) : { kind: 'final' };
 }
 
@@ -65,7 +79,7 @@ export function withTriesMade(
 	itemIndex: number,
 	context: FailureContext,
 ): unknown {
-	const facts = error instanceof MessagingApiError ? error.facts : undefined;
+	const facts = failureFactsOf(error);
 	if (!facts || !context.triesMade || context.triesMade < 2) return error;
 	return messagingApiError(node, facts, itemIndex, context);
 }
