@@ -40,7 +40,8 @@ function longFunctions(file: string): string[] {
 
 /**
  * The Messaging node's folders, from the node file down: a file may import from its own folder or from a folder
- * below it, never from one above (README: Layout). `methods/` (the credential test) sits beside `actions/`.
+ * below it, never from one above (README: Layout). `methods/` (the credential test) sits beside `actions/`;
+ * `nodes/shared` and the credentials sit below every layer.
  */
 const MESSAGING_LAYERS: Record<string, number> = {
 	'.': 0,
@@ -53,10 +54,12 @@ const MESSAGING_LAYERS: Record<string, number> = {
 };
 const MESSAGING_DIR = path.join('nodes', 'Messaging');
 const SHARED_DIR = path.join('nodes', 'shared');
+const CREDENTIALS_DIR = 'credentials';
 
 /** The layer a product file belongs to: its top folder under nodes/Messaging, or the node folder itself. */
 function layerOf(file: string): { folder: string; rank: number } | undefined {
 	if (file.startsWith(SHARED_DIR + path.sep)) return { folder: SHARED_DIR, rank: 99 };
+	if (file.startsWith(CREDENTIALS_DIR + path.sep)) return { folder: CREDENTIALS_DIR, rank: 99 };
 	if (!file.startsWith(MESSAGING_DIR + path.sep)) return undefined;
 	const parts = path.relative(MESSAGING_DIR, file).split(path.sep);
 	const folder = parts.length === 1 ? '.' : parts[0];

@@ -321,9 +321,10 @@ async function runEditorChecks(
 			await page.locator('[data-test-id=credential-save-button]').click();
 			await dialog.getByText('Couldn’t connect with these settings').waitFor();
 			await dialog.getByText('More details').click();
-			const message = await dialog.getByText('API key rejected').innerText();
+			const message = await dialog.getByText('rejected the API key').innerText();
 			assert(
-				message.includes('401') && message.includes('Check the API Key'),
+				message.includes('(401)') &&
+					message.includes('Check the API Key in the Messaging API credential'),
 				`unclear message: "${message}"`,
 			);
 			assert(!message.includes('sk_wrong_key_for_e2e'), 'the message repeats the key');

@@ -348,17 +348,17 @@ describe('the credential test never shows the key it tests', () => {
 		[
 			'a 401 that echoes the key',
 			{ status: 401, bodyKind: 'text', body: echo('Unknown key') } as FaultAction,
-			/^API key rejected/,
+			/^The Messaging API rejected the API key \(401\): Unknown key .*\*\*\*.*Check the API Key in the Messaging API credential/,
 		],
 		[
 			'a 500 cut off in the middle of the key',
 			{ status: 500, bodyKind: 'text', body: `${'x'.repeat(470)} ${API_KEY}` } as FaultAction,
-			/^The Messaging API answered HTTP 500\. Try again later\./,
+			/^The Messaging API failed on its side \(500\): x+.*This is a provider-side problem; try again later\. Nothing was sent\.$/,
 		],
 		[
 			'a 404 page that echoes the key',
 			{ status: 404, bodyKind: 'html', body: `<p>${echo('No route for')}</p>` } as FaultAction,
-			/^No Messaging API found/,
+			/^The Messaging API did not find what was asked for \(404\).*Check the credential's Base URL \(the API root, e\.g\. https:\/\/api\.example\.com, without \/v1\)\.$/,
 		],
 	])('%s', async (_name, action, says) => {
 		sandbox.addFault({ action });

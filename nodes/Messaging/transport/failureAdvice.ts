@@ -8,6 +8,8 @@ export interface FailureContext {
 	apiKey?: string;
 	/** The request carried an Idempotency Key, so it was (or may safely be) sent again. */
 	idempotent?: boolean;
+	/** The credential test's empty send: no message could have gone out, and no template was named. */
+	probe?: boolean;
 }
 
 /** What a user reads: the summary opens the error's message, what to do is its description. */
@@ -15,6 +17,9 @@ export interface Advice {
 	summary: string;
 	whatToDo: string;
 }
+
+const CHECK_BASE_URL =
+	"Check the credential's Base URL (the API root, e.g. https://api.example.com, without /v1)";
 
 type AdviceRule = (facts: FailureFacts, context: FailureContext) => Advice;
 
@@ -25,6 +30,7 @@ const SAME_KEY =
 
 /** Telling a user who already set a key to set one, or that nothing was resent when it was, would mislead. */
 function maybeSentAdvice(context: FailureContext): string {
+	if (context.probe) return 'Nothing was sent.';
 	return context.idempotent ? `${SAME_KEY}.` : `${MAYBE_SENT}; ${SET_KEY}.`;
 }
 
@@ -102,10 +108,11 @@ function retryAfterAdvice(retryAfter: string | undefined): string {
 const ADVICE_BY_STATUS: Partial<Record<number, AdviceRule>> = {
 	401: rejectedKey,
 	403: rejectedKey,
-	404: () => ({
+	404: (_facts, context) => ({
 		summary: 'The Messaging API did not find what was asked for (404)',
-		whatToDo:
-			"Check the credential's Base URL (the API root, e.g. https://api.example.com, without /v1) and that the DLT Template ID or WhatsApp Template Name exists in your account.",
+		whatToDo: context.probe
+			? `${CHECK_BASE_URL}.`
+			: `${CHECK_BASE_URL} and that the DLT Template ID or WhatsApp Template Name exists in your account.`,
 	}),
 	409: (facts) => ({
 		summary: `The Messaging API refused the message as a conflict with an earlier request (${facts.status})`,

@@ -139,15 +139,14 @@ const TIMEOUT_CODES = new Set([
 	'UND_ERR_BODY_TIMEOUT',
 ]);
 
-function responseFacts(response: unknown, secret?: string): FailureFacts | undefined {
-	if (!response || typeof response !== 'object') return undefined;
-	const { status, headers, data } = response as {
-		status?: unknown;
-		headers?: unknown;
-		data?: unknown;
-	};
-	if (typeof status !== 'number') return undefined;
-	const provider = readProviderMessage(data, secret);
+/** The facts of a request the API answered with a failing status. */
+export function answeredFailureFacts(
+	status: number,
+	headers: unknown,
+	body: unknown,
+	secret?: string,
+): FailureFacts {
+	const provider = readProviderMessage(body, secret);
 	return {
 		status,
 		retryAfter: readHeader(headers, 'retry-after'),
@@ -155,6 +154,18 @@ function responseFacts(response: unknown, secret?: string): FailureFacts | undef
 		providerField: provider.field,
 		providerCode: provider.code,
 	};
+}
+
+function responseFacts(response: unknown, secret?: string): FailureFacts | undefined {
+	if (!response || typeof response !== 'object') return undefined;
+	const { status, headers, data } = response as {
+		status?: unknown;
+		headers?: unknown;
+		data?: unknown;
+	};
+	return typeof status === 'number'
+		? answeredFailureFacts(status, headers, data, secret)
+		: undefined;
 }
 
 /**

@@ -1,16 +1,15 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import { readHeader } from '../../shared/readHeader';
 import { readAcknowledgement } from './acknowledgement';
 import { CREDENTIAL_TYPE, type MessagingEndpoint } from './endpoint';
-import { thrownFailureFacts, readProviderMessage } from './failureFacts';
+import { answeredFailureFacts, thrownFailureFacts, readProviderMessage } from './failureFacts';
 import type { FailureContext } from './failureAdvice';
 import { messagingApiError } from './messagingApiError';
 import type { Acknowledgement, MessagingRequest, SendSettings } from './messagingRequest';
 import type { ProviderBudget } from '../throughput/providerBudget';
 import { readProviderBudget } from './providerBudget';
 
-interface FullResponse {
+export interface FullResponse {
 	statusCode: number;
 	headers?: unknown;
 	body?: unknown;
@@ -20,7 +19,7 @@ export function joinUrl(baseUrl: string, path: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}${path}`;
 }
 
-function requestOptions(
+export function requestOptions(
 	endpoint: MessagingEndpoint,
 	request: MessagingRequest,
 	settings: SendSettings,
@@ -59,19 +58,8 @@ function acknowledgementOf(
 ): Acknowledgement {
 	const { statusCode, headers, body } = response;
 	if (statusCode < 200 || statusCode > 299) {
-		const provider = readProviderMessage(body, endpoint.apiKey);
-		throw messagingApiError(
-			node,
-			{
-				status: statusCode,
-				retryAfter: readHeader(headers, 'retry-after'),
-				providerMessage: provider.message,
-				providerField: provider.field,
-				providerCode: provider.code,
-			},
-			itemIndex,
-			failureContext,
-		);
+		const facts = answeredFailureFacts(statusCode, headers, body, endpoint.apiKey);
+		throw messagingApiError(node, facts, itemIndex, failureContext);
 	}
 	const acknowledgement = readAcknowledgement(body);
 	if (!acknowledgement) {

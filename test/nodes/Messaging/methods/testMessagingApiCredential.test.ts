@@ -43,7 +43,7 @@ describe('Messaging API credential test', () => {
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toBe(
-			'API key rejected (HTTP 401). Check the API Key. The API said: "The API key is not valid. Check the key in your credential."',
+			'The Messaging API rejected the API key (401): The API key is not valid. Check the key in your credential. Check the API Key in the Messaging API credential, and that the key may send on this channel.',
 		);
 		expect(result.message).not.toContain('sk_not_the_key_123456');
 	});
@@ -56,7 +56,7 @@ describe('Messaging API credential test', () => {
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
-			/^No Messaging API found at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 404 for \/v1\/sms\/send\)\. Set Base URL to the API root, without \/v1\./,
+			/^The Messaging API did not find what was asked for \(404\): No endpoint at \/v1\/v1\/sms\/send\..* Check the credential's Base URL \(the API root, e\.g\. https:\/\/api\.example\.com, without \/v1\)\.$/,
 		);
 	});
 
@@ -66,13 +66,14 @@ describe('Messaging API credential test', () => {
 			apiKey: sandbox().apiKey,
 		});
 		expect(unreachable.status).toBe('Error');
-		expect(unreachable.message).toMatch(
-			/^Could not reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\. Check the Base URL\.$/,
+		expect(unreachable.message).toBe(
+			"Could not connect to the Messaging API. Check the credential's Base URL and that the service is reachable from n8n. Nothing was sent.",
 		);
 
 		expect(await runCredentialTest({ baseUrl: 'api.example.com', apiKey: 'x' })).toEqual({
 			status: 'Error',
-			message: 'Base URL must be an absolute http(s) address, e.g. https://api.example.com',
+			message:
+				'Base URL is not valid. Open the credential and set Base URL to the API root, e.g. https://api.example.com.',
 		});
 		expect(await runCredentialTest({ baseUrl: sandbox().url, apiKey: ' ' })).toEqual({
 			status: 'Error',
