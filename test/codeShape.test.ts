@@ -99,6 +99,32 @@ export function upwardImports(file: string, text: string): string[] {
 	});
 }
 
+function declaresTypesOnly(file: string): boolean {
+	const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+	return source.statements.every(
+		(statement) =>
+			ts.isInterfaceDeclaration(statement) ||
+			ts.isTypeAliasDeclaration(statement) ||
+			(ts.isImportDeclaration(statement) && Boolean(statement.importClause?.isTypeOnly)),
+	);
+}
+
+/** docs/architecture.md's "Tests that cover a file from elsewhere": product file → the test files named in its row. */
+function coverageTable(): Map<string, string[]> {
+	const doc = fs.readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+	const section = doc.split('## Tests that cover a file from elsewhere')[1] ?? '';
+	const rows = new Map<string, string[]>();
+	for (const line of section.split('\n')) {
+		const cells = line.split('|').map((cell) => cell.trim());
+		const file = /^`([^`]+\.ts)`$/.exec(cells[1] ?? '')?.[1];
+		if (!file) continue;
+		const tests = [...(cells[2] ?? '').matchAll(/`(test\/[^`]+\.ts)`/g)].map((match) => match[1]);
+		rows.set(file, cells[2] === 'types only' ? [] : tests);
+	}
+	return rows;
+}
+
 describe('the shape of the product code', () => {
 	it('finds the product files', () => {
 		expect(productFiles.length).toBeGreaterThan(20);
@@ -161,6 +187,21 @@ describe('the shape of the product code', () => {
 			/from 'zod'|require\('zod'\)/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
 		);
 		expect(bareZod).toEqual([]);
+	});
+
+	it('gives every product file a mirrored test, or names the tests that cover it in docs/architecture.md', () => {
+		const covered = coverageTable();
+		const problems = productFiles.flatMap((file) => {
+			const mirrored = path.join('test', file.replace(/\.ts$/, '.test.ts'));
+			if (fs.existsSync(path.join(ROOT, mirrored))) return [];
+			const tests = covered.get(file.split(path.sep).join('/'));
+			if (!tests) return [`${file}: no ${mirrored}, and no row in docs/architecture.md`];
+			if (tests.length === 0 && !declaresTypesOnly(file)) return [`${file} is not types only`];
+			return tests
+				.filter((test) => !fs.existsSync(path.join(ROOT, test)))
+				.map((test) => `${file}: the named ${test} does not exist`);
+		});
+		expect(problems).toEqual([]);
 	});
 
 	it('refers to the README, not to spec paragraphs or issue numbers, in comments', () => {
