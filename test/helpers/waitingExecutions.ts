@@ -54,7 +54,8 @@ export interface LinkAnswer {
 
 export interface LinkRequest {
 	method?: 'GET' | 'POST';
-	userAgent?: string;
+	/** A phone's browser unless given; null sends no user agent at all. */
+	userAgent?: string | null;
 	body?: IDataObject;
 }
 
@@ -220,7 +221,10 @@ export class WaitingExecutions {
 		);
 		additional.httpRequest = {
 			method,
-			headers: { 'user-agent': request.userAgent ?? 'Mozilla/5.0 (iPhone) Safari/604.1' },
+			headers:
+				request.userAgent === null
+					? {}
+					: { 'user-agent': request.userAgent ?? 'Mozilla/5.0 (iPhone) Safari/604.1' },
 			query: Object.fromEntries(url.searchParams),
 			body: request.body ?? {},
 			params: {},
