@@ -1,4 +1,4 @@
-import { firstOutputOf } from '../n8n/executions';
+import { firstOutputOf, listExecutions } from '../n8n/executions';
 import {
 	APPROVAL_EXAMPLE,
 	askForApproval,
@@ -38,8 +38,11 @@ export async function showApprovalRoundTrip(
 		const heading = (body: string) => body.match(/<h1>(.*?)<\/h1>/)?.[1] ?? truncate(body, 60);
 		console.log(`3. The manager taps Approve: GET ${truncate(approve, 110)}`);
 		const opened = await openLink(approve);
+		const status = (await listExecutions(stack.rest, APPROVAL_EXAMPLE.id)).find(
+			(execution) => execution.id === asked.executionId,
+		)?.status;
 		console.log(
-			`   n8n answered ${opened.status} with the answer page "${heading(opened.body)}"; the execution still waits`,
+			`   n8n answered ${opened.status} with the answer page "${heading(opened.body)}"; the execution is "${status}"`,
 		);
 		console.log('   and presses its "✓ Approve" button: POST approved=true to the same signed URL');
 		const pressed = await pressButton(approve, '✓ Approve');
