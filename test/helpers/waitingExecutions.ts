@@ -177,6 +177,11 @@ export class WaitingExecutions {
 		return structuredClone(this.stored.get(id)!);
 	}
 
+	/** Changes a stored execution, e.g. into what an earlier version of the node left waiting. */
+	rewrite(id: string, change: (data: IRunExecutionData) => void): void {
+		change(this.stored.get(id)!.data);
+	}
+
 	/** What n8n's WaitTracker does when the wait time is over. */
 	async timeOut(id: string): Promise<IRun> {
 		const { data } = this.execution(id);

@@ -320,6 +320,27 @@ describe('Send and Wait for Response, after the question is sent', () => {
 		expect(runtime.execution(id).status).toBe('waiting');
 	});
 
+	test('an execution left waiting by an earlier version (no page in its data) gets its page from the node', async () => {
+		const runtime = executions({
+			...sessionApproval,
+			approvalOptions: { values: { approvalType: 'double', disapproveLabel: 'Not now' } },
+			options: { responseFormTitle: 'Large order' },
+		});
+		const { id } = await runtime.start([{ json: order }]);
+		runtime.rewrite(id, (data) => {
+			delete data.executionData!.nodeExecutionStack[0].data.main[0]![0].json.answerPage;
+		});
+		const [, decline] = linksInMessage(sentQuestion());
+		const page = await runtime.open(decline);
+		expect(page.body).toContain('<h1>Large order</h1>');
+		expect(page.body).toContain('value="false" class="decline">Not now</button>');
+		const pressed = await runtime.open(decline, { method: 'POST', body: { approved: 'false' } });
+		expect(answered(pressed.run!)?.[0]).toMatchObject({
+			answered: true,
+			data: { approved: false },
+		});
+	});
+
 	test('a limit date that passes while the send is retried ends the wait at once, without an error', async () => {
 		const realNow = Date.now.bind(Date);
 		let shift = 0;
