@@ -1,3 +1,6 @@
+import http from 'node:http';
+import https from 'node:https';
+
 import { listExecutions, readExecution, waitFor, type StoredExecution } from '../n8n/executions';
 import type { N8nRestClient } from '../n8n/rest-client';
 import type { RecordedRequest, SandboxAdmin } from './sandbox-admin';
@@ -102,14 +105,29 @@ export interface LinkResponse {
 	body: string;
 }
 
-/** A GET of the link; `null` sends no user agent at all, as some link previews do. */
+/**
+ * A GET of the link with exactly this user agent; `null` sends no User-Agent header at all, as some link previews
+ * do (fetch would add its own).
+ */
 export async function openLink(
 	link: string,
 	userAgent: string | null = BROWSER_USER_AGENT,
 ): Promise<LinkResponse> {
 	const headers: Record<string, string> = userAgent === null ? {} : { 'user-agent': userAgent };
-	const response = await fetch(link, { headers, redirect: 'manual' });
-	return { status: response.status, body: await response.text() };
+	const get = new URL(link).protocol === 'https:' ? https.get : http.get;
+	return await new Promise((resolve, reject) => {
+		get(link, { headers }, (response) => {
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () =>
+				resolve({
+					status: response.statusCode ?? 0,
+					body: Buffer.concat(chunks).toString('utf8'),
+				}),
+			);
+			response.on('error', reject);
+		}).on('error', reject);
+	});
 }
 
 /** A POST to the link, as the answer page's form sends it (the form has no action: it posts to its own URL). */
