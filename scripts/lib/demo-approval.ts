@@ -36,7 +36,9 @@ export async function showApprovalRoundTrip(
 		);
 		const [approve] = asked.links;
 		const heading = (body: string) => body.match(/<h1>(.*?)<\/h1>/)?.[1] ?? truncate(body, 60);
-		console.log(`3. The manager taps Approve: GET ${truncate(approve, 110)}`);
+		console.log(
+			`3. The manager taps Approve in WhatsApp, which opens the link: GET ${truncate(approve, 110)}`,
+		);
 		const opened = await openLink(approve);
 		const status = (await listExecutions(stack.rest, APPROVAL_EXAMPLE.id)).find(
 			(execution) => execution.id === asked.executionId,
