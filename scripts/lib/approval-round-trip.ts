@@ -1,3 +1,6 @@
+import http from 'node:http';
+import https from 'node:https';
+
 import { listExecutions, readExecution, waitFor, type StoredExecution } from '../n8n/executions';
 import type { N8nRestClient } from '../n8n/rest-client';
 import type { RecordedRequest, SandboxAdmin } from './sandbox-admin';
@@ -18,7 +21,7 @@ export const SAMPLE_ORDER = {
 	manager_phone: '+91 98123 45678',
 };
 
-/** A phone's browser. Link previews (no user agent, or a bot's) get an empty page and resume nothing. */
+/** A phone's browser. Opening a link shows the answer page whoever opens it; only its button answers. */
 export const BROWSER_USER_AGENT =
 	'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
 
@@ -97,12 +100,68 @@ export async function askForApproval(
 	};
 }
 
+export interface LinkResponse {
+	status: number;
+	body: string;
+}
+
+/**
+ * A GET of the link with exactly this user agent; `null` sends no User-Agent header at all, as some link previews
+ * do (fetch would add its own).
+ */
 export async function openLink(
 	link: string,
-	userAgent = BROWSER_USER_AGENT,
-): Promise<{ status: number; body: string }> {
-	const response = await fetch(link, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
+	userAgent: string | null = BROWSER_USER_AGENT,
+): Promise<LinkResponse> {
+	const headers: Record<string, string> = userAgent === null ? {} : { 'user-agent': userAgent };
+	const get = new URL(link).protocol === 'https:' ? https.get : http.get;
+	return await new Promise((resolve, reject) => {
+		get(link, { headers }, (response) => {
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () =>
+				resolve({
+					status: response.statusCode ?? 0,
+					body: Buffer.concat(chunks).toString('utf8'),
+				}),
+			);
+			response.on('error', reject);
+		}).on('error', reject);
+	});
+}
+
+/** A POST to the link, as the answer page's form sends it (the form has no action: it posts to its own URL). */
+export async function postToLink(
+	link: string,
+	fields: Record<string, string>,
+): Promise<LinkResponse> {
+	const response = await fetch(link, {
+		method: 'POST',
+		headers: {
+			'user-agent': BROWSER_USER_AGENT,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		body: new URLSearchParams(fields).toString(),
+		redirect: 'manual',
+	});
 	return { status: response.status, body: await response.text() };
+}
+
+/**
+ * What a person does without a browser at hand: open the link, find the page's button with this label and
+ * submit its form, the button's name and value included, to the URL the page was opened with.
+ */
+export async function pressButton(link: string, label: string): Promise<LinkResponse> {
+	const page = await openLink(link);
+	const buttons = [...page.body.matchAll(/<button type="submit"([^>]*)>([^<]*)<\/button>/g)];
+	const button = buttons.find((match) => match[2] === label);
+	if (!button)
+		throw new Error(
+			`The page of ${link.split('?')[0]} (${page.status}) has no "${label}" button: ${page.body.slice(0, 300)}`,
+		);
+	const name = button[1].match(/name="([^"]*)"/)?.[1];
+	const value = button[1].match(/value="([^"]*)"/)?.[1] ?? '';
+	return await postToLink(link, name ? { [name]: value } : {});
 }
 
 /** The execution once it no longer waits or runs. */

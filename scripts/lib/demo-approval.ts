@@ -1,8 +1,9 @@
-import { firstOutputOf } from '../n8n/executions';
+import { firstOutputOf, listExecutions } from '../n8n/executions';
 import {
 	APPROVAL_EXAMPLE,
 	askForApproval,
 	openLink,
+	pressButton,
 	SAMPLE_ORDER,
 	settledExecution,
 } from './approval-round-trip';
@@ -12,7 +13,7 @@ import type { SandboxAdmin } from './sandbox-admin';
 
 /**
  * The approval example end to end in the running n8n: an order above the limit posted to its webhook, the
- * question the sandbox received, the manager's tap on the approve link, and the output the execution resumed
+ * question the sandbox received, the manager opening the approve link and pressing its button, and the output the execution resumed
  * with. Returns whether the round trip ended approved.
  */
 export async function showApprovalRoundTrip(
@@ -34,11 +35,20 @@ export async function showApprovalRoundTrip(
 			`   template ${String(fields.template_name)} ${truncate(String(fields.components), 160)}`,
 		);
 		const [approve] = asked.links;
-		console.log(`3. The manager taps Approve: GET ${truncate(approve, 110)}`);
-		const opened = await openLink(approve);
+		const heading = (body: string) => body.match(/<h1>(.*?)<\/h1>/)?.[1] ?? truncate(body, 60);
 		console.log(
-			`   n8n answered ${opened.status}: "${opened.body.match(/<h1>(.*?)<\/h1>/)?.[1] ?? truncate(opened.body, 60)}"`,
+			`3. The manager taps Approve in WhatsApp, which opens the link: GET ${truncate(approve, 110)}`,
 		);
+		const opened = await openLink(approve);
+		const status = (await listExecutions(stack.rest, APPROVAL_EXAMPLE.id)).find(
+			(execution) => execution.id === asked.executionId,
+		)?.status;
+		console.log(
+			`   n8n answered ${opened.status} with the answer page "${heading(opened.body)}"; the execution is "${status}"`,
+		);
+		console.log('   and presses its "✓ Approve" button: POST approved=true to the same signed URL');
+		const pressed = await pressButton(approve, '✓ Approve');
+		console.log(`   n8n answered ${pressed.status}: "${heading(pressed.body)}"`);
 		const execution = await settledExecution(stack.rest, asked.executionId);
 		const [answer] = firstOutputOf(execution, APPROVAL_EXAMPLE.askNode);
 		console.log(

@@ -1,17 +1,55 @@
+import { chromium, type Browser } from 'playwright-core';
+
 import {
 	APPROVAL_EXAMPLE,
 	askForApproval,
+	BROWSER_USER_AGENT,
 	openLink,
+	postToLink,
 	SAMPLE_ORDER,
 	settledExecution,
+	type AskedApproval,
 } from '../../scripts/lib/approval-round-trip';
+import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/lib/chromium';
 import { firstOutputOf, listExecutions } from '../../scripts/n8n/executions';
+import type { N8nRestClient } from '../../scripts/n8n/rest-client';
 import type { E2eContext } from './context';
 import { assert, assertEqual, type CheckRunner } from './harness';
 
+/** Whoever opens a link: a preview without a user agent, a crawler, WhatsApp's preview, a security scanner. */
+const LINK_OPENERS: Array<string | null> = [
+	null,
+	'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+	'WhatsApp/2.24.6.77 A',
+	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+	BROWSER_USER_AGENT,
+];
+
+async function isWaiting(rest: N8nRestClient, executionId: string): Promise<boolean> {
+	const executions = await listExecutions(rest, APPROVAL_EXAMPLE.id);
+	return executions.some(
+		(execution) => execution.id === executionId && execution.status === 'waiting',
+	);
+}
+
+/** The link with its signature removed, or with one character of it changed. */
+function withoutSignature(link: string): string {
+	const url = new URL(link);
+	url.searchParams.delete('signature');
+	return url.href;
+}
+
+function withForgedSignature(link: string): string {
+	const url = new URL(link);
+	const signature = url.searchParams.get('signature') ?? '';
+	url.searchParams.set('signature', `${signature[0] === 'a' ? 'b' : 'a'}${signature.slice(1)}`);
+	return url.href;
+}
+
 /**
  * The approval example in a real n8n: started by its production webhook, it sends the template with the signed
- * links and waits; the test opens the link the sandbox received, as the manager's phone would.
+ * links and waits; the test opens the links the sandbox received as previews, scanners and people would, and
+ * answers in headless Chromium by pressing the page's button, as the manager would.
  */
 export async function checkSendAndWait(context: E2eContext, runner: CheckRunner): Promise<void> {
 	const { n8nBaseUrl, rest, sandbox } = context;
@@ -46,39 +84,62 @@ export async function checkSendAndWait(context: E2eContext, runner: CheckRunner)
 		},
 	);
 	if (!approval) return;
-	const [approve] = approval.links;
+	const asked: AskedApproval = approval;
+	const [approve] = asked.links;
 
 	await runner.check(
-		"a link preview, a changed answer and another execution's link resume nothing; two decline taps resume once",
+		"opening a link resumes nothing, whoever opens it (no user agent, a crawler, WhatsApp's preview, a scanner, a browser): each gets the page with the order and its buttons",
 		async () => {
-			assertEqual(
-				(await openLink(approve, 'WhatsApp/2.24.6.77 A')).body,
-				'',
-				'what a link preview gets',
-			);
-			assertEqual(
-				(await openLink(approve.replace('approved=true', 'approved=false'))).status,
-				401,
-				'a changed answer',
-			);
+			for (const link of asked.links)
+				for (const userAgent of LINK_OPENERS) {
+					const opened = await openLink(link, userAgent);
+					assertEqual(opened.status, 200, `status of a GET by ${userAgent ?? '(no user agent)'}`);
+					assert(
+						opened.body.includes('<h1>Order ORD-2041</h1>') &&
+							opened.body.includes('name="approved" value="true"') &&
+							opened.body.includes('name="approved" value="false"'),
+						`page for ${userAgent ?? '(no user agent)'}: ${opened.body.slice(0, 300)}`,
+					);
+				}
+			assert(await isWaiting(rest, asked.executionId), 'the execution still waits after 10 GETs');
+		},
+	);
+
+	await runner.check(
+		"a POST without the link's valid signature, with a changed answer or another execution's id gets 401 and resumes nothing",
+		async () => {
 			const other = await askForApproval(n8nBaseUrl, rest, sandbox, {
 				...SAMPLE_ORDER,
 				order_id: 'ORD-2042',
 			});
-			const crossed = approve.replace(`/${approval!.executionId}/`, `/${other.executionId}/`);
-			assertEqual((await openLink(crossed)).status, 401, "another execution's id in the link");
-			const waiting = (await listExecutions(rest, APPROVAL_EXAMPLE.id)).filter(
-				(execution) => execution.status === 'waiting',
-			);
+			const refused = {
+				'no signature': withoutSignature(approve),
+				'a forged signature': withForgedSignature(approve),
+				'a changed answer': approve.replace('approved=true', 'approved=false'),
+				"another execution's id": approve.replace(
+					`/${asked.executionId}/`,
+					`/${other.executionId}/`,
+				),
+			};
+			for (const [what, link] of Object.entries(refused)) {
+				assertEqual(
+					(await postToLink(link, { approved: 'true' })).status,
+					401,
+					`POST with ${what}`,
+				);
+				assertEqual((await openLink(link)).status, 401, `GET with ${what}`);
+			}
+			assert(await isWaiting(rest, asked.executionId), 'the first execution still waits');
+			assert(await isWaiting(rest, other.executionId), 'the second execution still waits');
+
+			// Two presses of Decline at the same moment: n8n resumes a waiting execution only while it still waits.
+			const presses = await Promise.all([
+				postToLink(other.links[1], { approved: 'false' }),
+				postToLink(other.links[1], { approved: 'false' }),
+			]);
 			assert(
-				waiting.some((execution) => execution.id === approval!.executionId),
-				'the first execution still waits',
-			);
-			// Two taps at the same moment: n8n resumes a waiting execution only while it still waits.
-			const taps = await Promise.all([openLink(other.links[1]), openLink(other.links[1])]);
-			assert(
-				taps.some((tap) => tap.status === 200),
-				`decline taps answered ${taps.map((tap) => tap.status).join(', ')}`,
+				presses.some((press) => press.status === 200 && press.body.includes('Got it, thanks')),
+				`decline presses answered ${presses.map((press) => press.status).join(', ')}`,
 			);
 			const held = await settledExecution(rest, other.executionId);
 			assertEqual(
@@ -89,7 +150,7 @@ export async function checkSendAndWait(context: E2eContext, runner: CheckRunner)
 			assertEqual(
 				held.runData[APPROVAL_EXAMPLE.heldNode]?.length,
 				1,
-				'runs of the hold branch after two taps',
+				'runs of the hold branch after two presses',
 			);
 			assertEqual(
 				held.runData[APPROVAL_EXAMPLE.releasedNode],
@@ -100,40 +161,75 @@ export async function checkSendAndWait(context: E2eContext, runner: CheckRunner)
 	);
 
 	await runner.check(
-		'opening the approve link resumes the execution once with approved: true; a second tap changes nothing',
+		'headless Chromium opens the approve link and presses Approve: the execution resumes once with approved: true; a second press changes nothing',
 		async () => {
-			const opened = await openLink(approve);
-			assertEqual(opened.status, 200, 'status of the opened link');
-			assert(
-				opened.body.includes('Got it, thanks'),
-				`page after the tap: ${opened.body.slice(0, 200)}`,
-			);
-			const execution = await settledExecution(rest, approval!.executionId);
-			assertEqual(execution.status, 'success', 'status of the resumed execution');
-			const [answer] = firstOutputOf(execution, APPROVAL_EXAMPLE.askNode);
-			assertEqual(
-				[answer?.answered, answer?.data, answer?.respondedBy],
-				[true, { approved: true }, '+919812345678'],
-				'answer',
-			);
-			assert(
-				typeof answer?.respondedAt === 'string' && !Number.isNaN(Date.parse(answer.respondedAt)),
-				'respondedAt',
-			);
-			assertEqual(
-				firstOutputOf(execution, APPROVAL_EXAMPLE.releasedNode).length,
-				1,
-				'the order is released',
-			);
-			const again = await openLink(approve);
-			assertEqual(again.status, 200, 'status of the second tap');
-			assert(!again.body.includes('Got it, thanks'), 'the second tap recorded an answer again');
-			const after = await settledExecution(rest, approval!.executionId);
-			assertEqual(
-				after.runData[APPROVAL_EXAMPLE.releasedNode]?.length,
-				1,
-				'runs of "Release the order" after the second tap',
-			);
+			let browser: Browser | undefined;
+			try {
+				const executablePath = await ensureChromium((line) => console.log(`  › ${line}`));
+				browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+				await pressApproveInChromium(browser, context, asked);
+			} finally {
+				await browser?.close();
+			}
 		},
+	);
+}
+
+async function pressApproveInChromium(
+	browser: Browser,
+	{ rest }: E2eContext,
+	asked: AskedApproval,
+): Promise<void> {
+	const [approve] = asked.links;
+	// Two tabs on the link: the second press comes from a page opened before the first press.
+	const first = await browser.newPage();
+	const second = await browser.newPage();
+	for (const page of [first, second]) {
+		await page.goto(approve);
+		assertEqual(
+			await page.locator('h1').textContent(),
+			'Order ORD-2041',
+			'heading of the answer page',
+		);
+	}
+	assert(await isWaiting(rest, asked.executionId), 'the execution waits while the page is open');
+	await first.getByRole('button', { name: '✓ Approve' }).click();
+	await first.getByText('Got it, thanks').waitFor();
+
+	const execution = await settledExecution(rest, asked.executionId);
+	assertEqual(execution.status, 'success', 'status of the resumed execution');
+	const [answer] = firstOutputOf(execution, APPROVAL_EXAMPLE.askNode);
+	assertEqual(
+		[answer?.answered, answer?.data, answer?.respondedBy],
+		[true, { approved: true }, '+919812345678'],
+		'answer',
+	);
+	assert(
+		typeof answer?.respondedAt === 'string' && !Number.isNaN(Date.parse(answer.respondedAt)),
+		'respondedAt',
+	);
+	assertEqual(
+		firstOutputOf(execution, APPROVAL_EXAMPLE.releasedNode).length,
+		1,
+		'the order is released',
+	);
+
+	await second.getByRole('button', { name: '✗ Decline' }).click();
+	await second.waitForLoadState();
+	const afterSecond = (await second.content()) ?? '';
+	assert(!afterSecond.includes('Got it, thanks'), 'the second press recorded an answer again');
+	const after = await settledExecution(rest, asked.executionId);
+	assertEqual(
+		[
+			after.runData[APPROVAL_EXAMPLE.releasedNode]?.length,
+			after.runData[APPROVAL_EXAMPLE.heldNode],
+		],
+		[1, undefined],
+		'runs of "Release the order" and "Hold the order" after the second press',
+	);
+	assertEqual(
+		firstOutputOf(after, APPROVAL_EXAMPLE.askNode)[0]?.data,
+		{ approved: true },
+		'the answer after the second press',
 	);
 }

@@ -54,7 +54,8 @@ export interface LinkAnswer {
 
 export interface LinkRequest {
 	method?: 'GET' | 'POST';
-	userAgent?: string;
+	/** A phone's browser unless given; null sends no user agent at all. */
+	userAgent?: string | null;
 	body?: IDataObject;
 }
 
@@ -176,6 +177,11 @@ export class WaitingExecutions {
 		return structuredClone(this.stored.get(id)!);
 	}
 
+	/** Changes a stored execution, e.g. into what an earlier version of the node left waiting. */
+	rewrite(id: string, change: (data: IRunExecutionData) => void): void {
+		change(this.stored.get(id)!.data);
+	}
+
 	/** What n8n's WaitTracker does when the wait time is over. */
 	async timeOut(id: string): Promise<IRun> {
 		const { data } = this.execution(id);
@@ -220,7 +226,10 @@ export class WaitingExecutions {
 		);
 		additional.httpRequest = {
 			method,
-			headers: { 'user-agent': request.userAgent ?? 'Mozilla/5.0 (iPhone) Safari/604.1' },
+			headers:
+				request.userAgent === null
+					? {}
+					: { 'user-agent': request.userAgent ?? 'Mozilla/5.0 (iPhone) Safari/604.1' },
 			query: Object.fromEntries(url.searchParams),
 			body: request.body ?? {},
 			params: {},

@@ -1,8 +1,8 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { answerFormPage, answerRecordedPage } from './pages';
+import { answerFormPage, answerRecordedPage, type AnswerPage } from './pages';
 
-/** n8n's own send-and-wait webhooks: GET opens a link, POST sends the answer form; both resume by node id. */
+/** n8n's own send-and-wait webhooks: GET opens a link, POST sends the page's answer; both resume by node id. */
 export const sendAndWaitWebhooks = (['GET', 'POST'] as const).map((httpMethod) => ({
 	name: 'default' as const,
 	httpMethod,
@@ -13,23 +13,13 @@ export const sendAndWaitWebhooks = (['GET', 'POST'] as const).map((httpMethod) =
 	isFullPath: true,
 }));
 
-/**
- * Link previews (WhatsApp's own, chat apps, crawlers) open a link without anyone tapping it. An approval link
- * that a preview opened would approve, so those requests get an empty page and resume nothing.
- */
-const LINK_PREVIEW =
-	/bot|crawl|spider|preview|whatsapp|facebookexternalhit|meta-external|slack|telegram|skype|teams|discord/i;
-
-export function isLinkPreview(userAgent: string | undefined): boolean {
-	return !userAgent || LINK_PREVIEW.test(userAgent);
-}
-
 type Page = (status: number, html: string) => void;
 
 function pageWriter(context: IWebhookFunctions): Page {
 	const response = context.getResponseObject();
 	return (status, html) => {
 		response.setHeader('Content-Type', 'text/html; charset=utf-8');
+		response.setHeader('Cache-Control', 'no-store');
 		response.setHeader(
 			'Content-Security-Policy',
 			"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
@@ -38,61 +28,77 @@ function pageWriter(context: IWebhookFunctions): Page {
 	};
 }
 
-/** The facts of the sent question, from the item the waiting execution holds (see waiting.ts). */
-function waitingFacts(context: IWebhookFunctions): IDataObject {
-	const facts = context.evaluateExpression('{{ $json }}', 0);
-	return facts && typeof facts === 'object' ? (facts as IDataObject) : {};
+/** The data the waiting node is queued with (see waiting.ts): the facts of the sent question and its page. */
+function waitingOutput(context: IWebhookFunctions): IDataObject {
+	const output = context.evaluateExpression('{{ $json }}', 0);
+	return output && typeof output === 'object' ? (output as IDataObject) : {};
 }
 
-function answerItem(context: IWebhookFunctions, data: IDataObject): IWebhookResponseData {
-	const facts = waitingFacts(context);
+/** An execution put to wait by an earlier version of the node has no page in its output: built from the node. */
+function answerPageOf(context: IWebhookFunctions, output: IDataObject): AnswerPage {
+	if (output.answerPage && typeof output.answerPage === 'object')
+		return output.answerPage as AnswerPage;
+	const read = (name: string, fallback: string) =>
+		String(context.getNodeParameter(name, fallback) ?? fallback);
+	const freeText = read('responseType', 'approval') === 'freeText';
+	const withDecline = read('approvalOptions.values.approvalType', 'single') === 'double';
+	return {
+		responseType: freeText ? 'freeText' : 'approval',
+		title: read('options.responseFormTitle', ''),
+		question: read('options.responseFormDescription', ''),
+		submitLabel: freeText
+			? read('options.responseFormButtonLabel', 'Submit')
+			: read('approvalOptions.values.approveLabel', '✓ Approve'),
+		...(!freeText && withDecline
+			? { declineLabel: read('approvalOptions.values.disapproveLabel', '✗ Decline') }
+			: {}),
+	};
+}
+
+function answerItem(output: IDataObject, data: IDataObject): IWebhookResponseData {
 	const json: IDataObject = {
 		answered: true,
 		data,
-		respondedBy: facts.to ?? null,
+		respondedBy: output.to ?? null,
 		respondedAt: new Date().toISOString(),
-		to: facts.to ?? null,
-		message_id: facts.message_id ?? null,
+		to: output.to ?? null,
+		message_id: output.message_id ?? null,
 	};
 	return { noWebhookResponse: true, workflowData: [[{ json, pairedItem: { item: 0 } }]] };
 }
 
-function formTexts(context: IWebhookFunctions) {
-	const option = (name: string) => String(context.getNodeParameter(`options.${name}`, '') ?? '');
-	return {
-		title: option('responseFormTitle'),
-		description:
-			option('responseFormDescription') || String(context.getNodeParameter('message', '') ?? ''),
-		buttonLabel: option('responseFormButtonLabel'),
-	};
+/** The answer a POST of the page carries, or the problem to show on the page again. */
+function postedAnswer(
+	body: IDataObject,
+	answerPage: AnswerPage,
+): IDataObject | { problem: string } {
+	if (answerPage.responseType === 'freeText') {
+		const text = typeof body.text === 'string' ? body.text.trim() : '';
+		return text === '' ? { problem: 'Write an answer before sending it.' } : { text };
+	}
+	if (body.approved === 'true') return { approved: true };
+	if (body.approved === 'false' && answerPage.declineLabel) return { approved: false };
+	return { problem: 'Press one of the buttons to answer.' };
 }
 
-function freeTextAnswer(context: IWebhookFunctions, writePage: Page): IWebhookResponseData {
-	if (context.getRequestObject().method !== 'POST') {
-		writePage(200, answerFormPage(formTexts(context)));
-		return { noWebhookResponse: true };
-	}
-	const body = context.getBodyData();
-	const text = typeof body.text === 'string' ? body.text.trim() : '';
-	if (text === '') {
-		writePage(400, answerFormPage(formTexts(context), 'Write an answer before sending it.'));
-		return { noWebhookResponse: true };
-	}
-	writePage(200, answerRecordedPage());
-	return answerItem(context, { text });
-}
-
-/** n8n has checked the link's signature before this runs; an answer here resumes the execution. */
+/**
+ * n8n has checked the link's signature before this runs, for a GET and a POST alike. Opening a link (a GET, which
+ * link previews, security scanners and people all send) only shows the page; the page's button sends a POST,
+ * and only that answers and resumes the execution.
+ */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const writePage = pageWriter(this);
-	const request = this.getRequestObject();
-	const responseType = this.getNodeParameter('responseType', 'approval');
-	if (request.method === 'GET' && isLinkPreview(request.headers['user-agent'])) {
-		writePage(200, '');
+	const output = waitingOutput(this);
+	const answerPage = answerPageOf(this, output);
+	if (this.getRequestObject().method !== 'POST') {
+		writePage(200, answerFormPage(answerPage));
 		return { noWebhookResponse: true };
 	}
-	if (responseType === 'freeText') return freeTextAnswer(this, writePage);
-	const approved = (this.getQueryData() as IDataObject).approved === 'true';
+	const answer = postedAnswer(this.getBodyData(), answerPage);
+	if ('problem' in answer) {
+		writePage(400, answerFormPage(answerPage, String(answer.problem)));
+		return { noWebhookResponse: true };
+	}
 	writePage(200, answerRecordedPage());
-	return answerItem(this, { approved });
+	return answerItem(output, answer);
 }

@@ -277,18 +277,14 @@ describe('Messaging node description', () => {
 			'defaultCountryCode',
 			'idempotencyKey',
 			'limitWaitTime',
+			'responseFormDescription',
+			'responseFormTitle',
 			'timeout',
 		];
 		expect(collections).toHaveLength(2);
 		expect(names('approval')).toEqual(shared);
 		expect(names('freeText')).toEqual(
-			[
-				...shared,
-				'messageButtonLabel',
-				'responseFormButtonLabel',
-				'responseFormDescription',
-				'responseFormTitle',
-			].sort(),
+			[...shared, 'messageButtonLabel', 'responseFormButtonLabel'].sort(),
 		);
 	});
 

@@ -1,7 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { buttonSuffix, sessionText, type AnswerLinks } from '../../sendAndWait/links';
+import {
+	buttonSuffix,
+	sessionText,
+	type AnswerLinks,
+	type LinkLabels,
+} from '../../sendAndWait/links';
+import type { AnswerPage } from '../../sendAndWait/pages';
+import { rememberPreparedWait } from '../../sendAndWait/waiting';
 import { sendAndWaitFields } from './sendAndWaitFields';
 import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
@@ -48,21 +55,47 @@ function answerLinks(context: IExecuteFunctions, withDecline: boolean): AnswerLi
 		: { approve };
 }
 
+/** The words of the answer: before each link in a session text, and on the page's buttons. */
+function answerLabels(input: SendAndWaitInput, parameters: ItemParameters, itemIndex: number) {
+	const label = (name: string, fallback: string) =>
+		String(parameters.read(name, itemIndex, fallback) || fallback);
+	if (input.responseType === 'freeText')
+		return {
+			links: { approve: label('options.messageButtonLabel', 'Respond'), decline: '' },
+			submit: label('options.responseFormButtonLabel', 'Submit'),
+		};
+	const links = {
+		approve: label('approvalOptions.values.approveLabel', '✓ Approve'),
+		decline: label('approvalOptions.values.disapproveLabel', '✗ Decline'),
+	};
+	return { links, submit: links.approve };
+}
+
+/** The page is fixed with the message, from the item's own values, so both say the same. */
+function answerPageFor(
+	input: SendAndWaitInput,
+	labels: ReturnType<typeof answerLabels>,
+	parameters: ItemParameters,
+	itemIndex: number,
+): AnswerPage {
+	const option = (name: string) => String(parameters.readOption(name, itemIndex) ?? '');
+	const message = input.question.type === 'session' ? input.question.message.trim() : '';
+	return {
+		responseType: input.responseType,
+		title: option('responseFormTitle'),
+		question: option('responseFormDescription') || message,
+		submitLabel: labels.submit,
+		...(input.withDecline ? { declineLabel: labels.links.decline } : {}),
+	};
+}
+
 function sessionRequest(
 	input: SendAndWaitInput,
 	message: string,
+	labels: LinkLabels,
 	parameters: ItemParameters,
 	itemIndex: number,
 ) {
-	const label = (name: string, fallback: string) =>
-		String(parameters.read(name, itemIndex, fallback) || fallback);
-	const labels =
-		input.responseType === 'freeText'
-			? { approve: label('options.messageButtonLabel', 'Respond'), decline: '' }
-			: {
-					approve: label('approvalOptions.values.approveLabel', '✓ Approve'),
-					decline: label('approvalOptions.values.disapproveLabel', '✗ Decline'),
-				};
 	const text = sessionText(message, answerLinks(parameters.context, input.withDecline), labels);
 	if (text.length > SESSION_TEXT_LIMIT) {
 		throw new NodeOperationError(
@@ -129,9 +162,15 @@ export function prepare(parameters: ItemParameters, itemIndex: number): Messagin
 	}
 	const input = parsed.data;
 	const { question } = input;
+	const labels = answerLabels(input, parameters, itemIndex);
 	const fields =
 		question.type === 'session'
-			? sessionRequest(input, question.message, parameters, itemIndex)
+			? sessionRequest(input, question.message, labels.links, parameters, itemIndex)
 			: templateRequest(input, question, parameters, itemIndex);
+	rememberPreparedWait(parameters.context, {
+		to: input.to,
+		waitTill: input.waitTill,
+		answerPage: answerPageFor(input, labels, parameters, itemIndex),
+	});
 	return { path: '/v1/whatsapp/send', fields };
 }

@@ -36,14 +36,16 @@ const approvalOptions: INodeProperties = {
 					name: 'approveLabel',
 					type: 'string',
 					default: '✓ Approve',
-					description: 'Session only: the words before the approve link',
+					description:
+						'The approve button on the page the link opens, and (session) the words before the approve link',
 				},
 				{
 					displayName: 'Decline Button Label',
 					name: 'disapproveLabel',
 					type: 'string',
 					default: '✗ Decline',
-					description: 'Session only: the words before the decline link',
+					description:
+						'The decline button on the page the link opens, and (session) the words before the decline link',
 					displayOptions: { show: { approvalType: ['double'] } },
 				},
 			],

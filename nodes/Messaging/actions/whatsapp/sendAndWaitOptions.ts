@@ -94,25 +94,30 @@ const freeTextOptions: INodeProperties[] = [
 		default: 'Submit',
 		description: 'Label of the button that sends the answer',
 	},
+];
+
+/** The page an answer link opens, for both response types: it shows the question and the way to answer. */
+const answerPageOptions: INodeProperties[] = [
 	{
 		displayName: 'Response Form Description',
 		name: 'responseFormDescription',
 		type: 'string',
 		default: '',
 		description:
-			'Text above the answer box; empty shows the message (session) or nothing (template)',
+			'The question on the page the link opens; empty shows the message (session) or nothing (template)',
 	},
 	{
 		displayName: 'Response Form Title',
 		name: 'responseFormTitle',
 		type: 'string',
 		default: '',
-		description: 'Title of the page where the person writes the answer',
+		description: 'Title of the page the link opens, where the person answers',
 	},
 ];
 
 /** The options that make sense for one message: no batch throughput knobs. */
 const sharedOptions = [
+	...answerPageOptions,
 	buttonUrlPrefixOption,
 	limitWaitTimeOption,
 	...sendOptions.filter((option) =>

@@ -79,7 +79,7 @@ describe('the shipped examples drive the node with the contract parameter names'
 });
 
 describe('the approval example asks with Send and Wait and continues with the answer', () => {
-	test('whatsapp-approval.json sends its template with both links as URL buttons, and the approve link resumes it', async () => {
+	test('whatsapp-approval.json sends its template with both links as URL buttons; the approve link opens a page with the order, its Approve button resumes it', async () => {
 		const [messaging] = messagingNodesOf('whatsapp-approval.json');
 		const order = {
 			body: {
@@ -112,7 +112,15 @@ describe('the approval example asks with Send and Wait and continues with the an
 			'2': '₹82000',
 		});
 		const [approve] = linksInMessage(fields);
-		const { run: resumed } = await runtime.open(approve);
+		const page = await runtime.open(approve);
+		expect(page.run).toBeUndefined();
+		expect(page.body).toContain(
+			'<h1>Order ORD-2041</h1><p>Lakeview Interiors ordered for ₹82000, above the approval limit. Approve it?</p>',
+		);
+		const { run: resumed } = await runtime.open(approve, {
+			method: 'POST',
+			body: { approved: 'true' },
+		});
 		const output = resumed!.data.resultData.runData[messaging.name][0].data!.main[0]!;
 		expect(output.map((item) => item.json)).toEqual([
 			expect.objectContaining({

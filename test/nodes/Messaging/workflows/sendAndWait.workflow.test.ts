@@ -1,6 +1,7 @@
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import type { INode, IRun } from 'n8n-workflow';
 
+import * as clockModule from '../../../../nodes/Messaging/throughput/clock';
 import { messagingApiCredentials, messagingNode, noOpNode } from '../../../helpers/nodeFixtures';
 import type { WorkflowJson } from '../../../helpers/runWorkflow';
 import { formFields, useSandbox } from '../../../helpers/sandboxForTests';
@@ -70,7 +71,7 @@ function answered(run: IRun) {
 }
 
 describe('Send and Wait for Response, approval in the session window', () => {
-	test('sends the question with both links, waits, and continues with approved: true once; a second tap does nothing', async () => {
+	test('sends the question with both links and waits; opening a link shows the page, pressing Approve continues with approved: true once; a second press does nothing', async () => {
 		const runtime = executions(sessionApproval);
 		const { id, run } = await runtime.start([{ json: order }]);
 		expect(run.data.resultData.error?.message).toBeUndefined();
@@ -90,7 +91,16 @@ describe('Send and Wait for Response, approval in the session window', () => {
 			message_id: expect.stringMatching(/^msg_/),
 		});
 
-		const opened = await runtime.open(approve);
+		const page = await runtime.open(approve);
+		expect(page.status).toBe(200);
+		expect(page.body).toContain('<p>Order ORD-7 is ₹82000. Approve it?</p>');
+		expect(page.body).toContain(
+			'<form method="post"><button type="submit" name="approved" value="true">✓ Approve</button><button type="submit" name="approved" value="false" class="decline">✗ Decline</button></form>',
+		);
+		expect(page.run).toBeUndefined();
+		expect(runtime.execution(id).status).toBe('waiting');
+
+		const opened = await runtime.open(approve, { method: 'POST', body: { approved: 'true' } });
 		expect(opened.status).toBe(200);
 		expect(opened.body).toContain('Got it, thanks');
 		expect(opened.run?.data.resultData.error?.message).toBeUndefined();
@@ -109,38 +119,87 @@ describe('Send and Wait for Response, approval in the session window', () => {
 			item: 0,
 		});
 
-		const again = await runtime.open(approve);
+		const again = await runtime.open(approve, { method: 'POST', body: { approved: 'false' } });
 		expect(again).toEqual({ status: 200, body: 'send-and-wait-no-action-required' });
 		expect(runtime.execution(id).data.resultData.runData.Answered).toHaveLength(1);
 		expect(sandbox().requests()).toHaveLength(1);
 	});
 
-	test('the decline link continues with approved: false', async () => {
+	test('the decline button continues with approved: false', async () => {
 		const runtime = executions(sessionApproval);
 		await runtime.start([{ json: order }]);
 		const [, decline] = linksInMessage(sentQuestion());
-		const opened = await runtime.open(decline);
+		const opened = await runtime.open(decline, { method: 'POST', body: { approved: 'false' } });
 		expect(answered(opened.run!)?.[0]).toMatchObject({ answered: true, data: { approved: false } });
 	});
 
-	test('a link preview (WhatsApp fetching the link for its card) resumes nothing', async () => {
+	test('opening a link resumes nothing, whoever opens it: no user agent, a crawler, a preview, a browser', async () => {
 		const runtime = executions(sessionApproval);
 		const { id } = await runtime.start([{ json: order }]);
+		const links = linksInMessage(sentQuestion());
+		const openers = [
+			null,
+			'',
+			'WhatsApp/2.23.20.0 A',
+			'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+			// A security scanner that follows links with a desktop browser's user agent.
+			'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+		];
+		for (const link of links)
+			for (const userAgent of openers) {
+				const opened = await runtime.open(link, { userAgent });
+				expect(opened.status).toBe(200);
+				expect(opened.body).toContain('name="approved" value="true"');
+				expect(opened.run).toBeUndefined();
+			}
+		expect(runtime.execution(id).status).toBe('waiting');
+		expect(new Date(runtime.execution(id).data.waitTill!)).toEqual(WAIT_INDEFINITELY);
+	});
+
+	test('a person whose browser calls itself a bot answers like anyone else', async () => {
+		const runtime = executions(sessionApproval);
+		await runtime.start([{ json: order }]);
 		const [approve] = linksInMessage(sentQuestion());
-		for (const userAgent of ['WhatsApp/2.23.20.0 A', 'facebookexternalhit/1.1', '']) {
-			const opened = await runtime.open(approve, { userAgent });
-			expect(opened).toEqual({ status: 200, body: '' });
+		const userAgent =
+			'Mozilla/5.0 (Linux; Android 13; RoboBot X2) WhatsApp/2.24 Mobile Safari/537.36';
+		expect((await runtime.open(approve, { userAgent })).body).toContain('✓ Approve</button>');
+		const pressed = await runtime.open(approve, {
+			method: 'POST',
+			userAgent,
+			body: { approved: 'true' },
+		});
+		expect(answered(pressed.run!)?.[0]).toMatchObject({ answered: true, data: { approved: true } });
+	});
+
+	test('a POST without a choice, or with a choice the question does not offer, records nothing', async () => {
+		const runtime = executions({ ...sessionApproval, approvalOptions: {} });
+		const { id } = await runtime.start([{ json: order }]);
+		const [approve, decline] = linksInMessage(sentQuestion());
+		expect(decline).toBeUndefined();
+		for (const body of [{}, { approved: 'false' }, { approved: 'yes' }]) {
+			const posted = await runtime.open(approve, { method: 'POST', body });
+			expect(posted.status).toBe(400);
+			expect(posted.body).toContain('Press one of the buttons to answer.');
+			expect(posted.body).not.toContain('value="false"');
+			expect(posted.run).toBeUndefined();
 		}
 		expect(runtime.execution(id).status).toBe('waiting');
 	});
 
-	test("a link of another execution, or with its answer changed, is refused by n8n's signature check", async () => {
+	test("a link of another execution, with its answer changed or without its signature is refused by n8n's signature check, for a GET and a POST", async () => {
 		const runtime = executions(sessionApproval);
 		const first = await runtime.start([{ json: order }]);
 		const second = await runtime.start([{ json: { ...order, order_id: 'ORD-8' } }]);
 		const [approveFirst] = linksInMessage(formFields(sandbox().requests()[0].rawBody));
 		const otherExecution = approveFirst.replace(`/${first.id}/`, `/${second.id}/`);
 		expect(await runtime.open(otherExecution)).toEqual({ status: 401, body: 'form-invalid-token' });
+		const unsigned = new URL(approveFirst);
+		unsigned.searchParams.delete('signature');
+		for (const link of [unsigned.href, otherExecution])
+			expect(await runtime.open(link, { method: 'POST', body: { approved: 'true' } })).toEqual({
+				status: 401,
+				body: 'form-invalid-token',
+			});
 		expect(await runtime.open(approveFirst.replace('approved=true', 'approved=false'))).toEqual({
 			status: 401,
 			body: 'form-invalid-token',
@@ -228,6 +287,13 @@ describe('Send and Wait for Response, outside the window and free text', () => {
 				to: '+919812345678',
 				message_id: expect.stringMatching(/^msg_/),
 				waitTill: new Date(waitTill).toISOString(),
+				answerPage: {
+					responseType: 'approval',
+					title: '',
+					question: 'Order ORD-7 is ₹82000. Approve it?',
+					submitLabel: '✓ Approve',
+					declineLabel: '✗ Decline',
+				},
 			},
 		]);
 		const [approve] = linksInMessage(sentQuestion());
@@ -235,6 +301,95 @@ describe('Send and Wait for Response, outside the window and free text', () => {
 			status: 200,
 			body: 'send-and-wait-no-action-required',
 		});
+	});
+});
+
+describe('Send and Wait for Response, after the question is sent', () => {
+	test('the page shows the question as sent: expressions are resolved with the item, not again on opening', async () => {
+		const runtime = executions({
+			messageType: 'session',
+			message: '={{ "Why is order " + $json.order_id + " so large?" }}',
+			responseType: 'freeText',
+			options: { responseFormTitle: '={{ "Order " + $json.order_id }}' },
+		});
+		const { id } = await runtime.start([{ json: order }]);
+		const [link] = linksInMessage(sentQuestion());
+		const page = await runtime.open(link);
+		expect(page.body).toContain('<h1>Order ORD-7</h1><p>Why is order ORD-7 so large?</p>');
+		expect(page.body).toContain('<textarea id="text" name="text"');
+		expect(runtime.execution(id).status).toBe('waiting');
+	});
+
+	test('an execution left waiting by an earlier version (no page in its data) gets its page from the node', async () => {
+		const runtime = executions({
+			...sessionApproval,
+			approvalOptions: { values: { approvalType: 'double', disapproveLabel: 'Not now' } },
+			options: { responseFormTitle: 'Large order' },
+		});
+		const { id } = await runtime.start([{ json: order }]);
+		runtime.rewrite(id, (data) => {
+			delete data.executionData!.nodeExecutionStack[0].data.main[0]![0].json.answerPage;
+		});
+		const [, decline] = linksInMessage(sentQuestion());
+		const page = await runtime.open(decline);
+		expect(page.body).toContain('<h1>Large order</h1>');
+		expect(page.body).toContain('value="false" class="decline">Not now</button>');
+		const pressed = await runtime.open(decline, { method: 'POST', body: { approved: 'false' } });
+		expect(answered(pressed.run!)?.[0]).toMatchObject({
+			answered: true,
+			data: { approved: false },
+		});
+	});
+
+	test('a limit date that passes while the send is retried ends the wait at once, without an error', async () => {
+		const realNow = Date.now.bind(Date);
+		let shift = 0;
+		const sleeps: number[] = [];
+		// The node's retry waits pass in virtual time: each one moves the clock on by two minutes.
+		const now = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
+		const clock = jest.spyOn(clockModule, 'createSystemClock').mockImplementation(() => ({
+			now: () => Date.now(),
+			sleep: async (ms: number) => {
+				sleeps.push(ms);
+				shift += 120_000;
+			},
+		}));
+		try {
+			const limit = new Date(realNow() + 60_000);
+			sandbox().addFault({
+				match: { to: order.manager, times: 1 },
+				action: { status: 503, bodyKind: 'json' },
+			});
+			const runtime = executions({
+				...sessionApproval,
+				options: {
+					idempotencyKey: '=approval-{{ $json.order_id }}',
+					limitWaitTime: {
+						values: { limitType: 'atSpecifiedTime', maxDateAndTime: limit.toISOString() },
+					},
+				},
+			});
+			const { id, run } = await runtime.start([{ json: order }]);
+			expect(sleeps).toHaveLength(1);
+			expect(Date.now()).toBeGreaterThan(limit.getTime());
+			expect(run.data.resultData.error).toBeUndefined();
+			expect(run.status).toBe('waiting');
+			expect(run.waitTill).toEqual(limit);
+			expect(
+				sandbox()
+					.requests()
+					.map((request) => request.response.status),
+			).toEqual([503, 200]);
+			const timedOut = await runtime.timeOut(id);
+			expect(answered(timedOut)?.[0]).toMatchObject({
+				answered: false,
+				to: '+919812345678',
+				waitTill: limit.toISOString(),
+			});
+		} finally {
+			clock.mockRestore();
+			now.mockRestore();
+		}
 	});
 });
 
