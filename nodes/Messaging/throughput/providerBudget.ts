@@ -6,4 +6,6 @@ export interface ProviderBudget {
 	remaining: number;
 	quota: number;
 	windowSeconds: number;
+	/** Seconds until the budget is whole again (`RateLimit-Reset`): a fixed window's end, or a bucket's refill. */
+	resetSeconds?: number;
 }
