@@ -2,10 +2,10 @@ import { LONGEST_BUDGET_WAIT_MS, ProviderBudgetSpent, type ProviderBudget } from
 import type { Clock } from './clock';
 import { InFlightRequests } from './inFlightRequests';
 import { ProviderBudgetShare } from './providerBudgetShare';
+import { SendQueue, type SendTurn } from './sendQueue';
 import { StartRateMeter } from './startRateMeter';
 
-/** A retry has already waited out its Retry-After; letting fresh items overtake it is how it runs out of tries. */
-export type SendTurn = 'retry' | 'first';
+export type { SendTurn };
 
 export interface AdaptiveRateSettings {
 	/** The user's Max Messages per Second; 0 = no limit of their own, only what the provider's 429s teach. */
@@ -34,11 +34,6 @@ interface Decrease {
 	growth: number;
 }
 
-interface Waiter {
-	resolve: (startedAt: number) => void;
-	reject: (error: Error) => void;
-}
-
 /**
  * Spaces request starts evenly (one slot every 1000 / rate ms) instead of letting a burst through and then
  * sleeping, at a rate that adapts to the provider: unlimited (or the user's limit) until a 429, then a
@@ -57,7 +52,7 @@ export class AdaptiveSendRateLimiter {
 
 	private lastSlotAt = Number.NEGATIVE_INFINITY;
 
-	private readonly waiting: Record<SendTurn, Waiter[]> = { retry: [], first: [] };
+	private readonly waiting = new SendQueue();
 
 	private pumping = false;
 
@@ -107,7 +102,7 @@ export class AdaptiveSendRateLimiter {
 			return now;
 		}
 		return await new Promise<number>((resolve, reject) => {
-			this.waiting[turn].push({ resolve, reject });
+			this.waiting.add(turn, { resolve, reject });
 			if (!this.pumping) void this.pump();
 		});
 	}
@@ -146,14 +141,6 @@ export class AdaptiveSendRateLimiter {
 		return await sending;
 	}
 
-	private nextWaiter(): Waiter | undefined {
-		return this.waiting.retry.shift() ?? this.waiting.first.shift();
-	}
-
-	private hasWaiters(): boolean {
-		return this.waiting.retry.length > 0 || this.waiting.first.length > 0;
-	}
-
 	/**
 	 * One loop hands out slots while anyone waits. A slot is due one interval after the previous slot, not after
 	 * the moment the loop woke up: timers fire late, and counting from the wake-up would lose that lateness on
@@ -161,13 +148,13 @@ export class AdaptiveSendRateLimiter {
 	 */
 	private async pump(): Promise<void> {
 		this.pumping = true;
-		const startedAt = this.clock.now();
-		this.lastSlotAt = Math.max(this.lastSlotAt, startedAt - 1000 / this.rateAt(startedAt));
-		while (this.hasWaiters()) {
+		this.resumeSlotsAt(this.clock.now());
+		while (!this.waiting.isEmpty) {
 			const now = this.clock.now();
 			const spentUntil = this.providerShare.spentUntil(now);
 			if (spentUntil !== undefined) {
 				await this.waitForBudget(spentUntil, now);
+				this.resumeSlotsAt(this.clock.now());
 				continue;
 			}
 			const dueAt = this.lastSlotAt + 1000 / this.rateAt(now);
@@ -177,20 +164,24 @@ export class AdaptiveSendRateLimiter {
 			}
 			this.lastSlotAt = dueAt;
 			this.recordStart(now);
-			this.nextWaiter()!.resolve(now);
+			this.waiting.next()!.resolve(now);
 		}
 		this.pumping = false;
 	}
 
-	/**
-	 * The answers of requests still on the wire tell the budget more exactly than the count that spent it; once none
-	 * is left, wait for the reset, or fail every waiting item at once when it is too far away to wait for.
-	 */
+	/** After a pause (idle, or a budget reset), slots restart one interval apart: a pause is no backlog to burst. */
+	private resumeSlotsAt(now: number): void {
+		this.lastSlotAt = Math.max(this.lastSlotAt, now - 1000 / this.rateAt(now));
+	}
+
+	// Answers still on the wire tell the budget better than the count that spent it; then wait for the reset, or
+	// fail every waiting item at once when it is too far away to wait for.
 	private async waitForBudget(spentUntil: number, now: number): Promise<void> {
 		if (this.inFlight.count > 0) return await this.inFlight.nextSettled();
 		if (spentUntil - now <= LONGEST_BUDGET_WAIT_MS) return await this.clock.sleep(spentUntil - now);
 		const spent = new ProviderBudgetSpent(spentUntil, now);
-		for (let waiter = this.nextWaiter(); waiter; waiter = this.nextWaiter()) waiter.reject(spent);
+		for (let waiter = this.waiting.next(); waiter; waiter = this.waiting.next())
+			waiter.reject(spent);
 	}
 
 	private recordStart(now: number): void {

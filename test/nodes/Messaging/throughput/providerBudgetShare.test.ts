@@ -63,6 +63,19 @@ describe('ProviderBudgetShare', () => {
 		expect(share.rateAt(1000)).toBe(100);
 	});
 
+	it('starts nothing before the reset of a spent budget, then keeps the user’s spacing, without a burst to catch up', async () => {
+		const clock = new VirtualClock();
+		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 10 }, clock);
+		limiter.recordProviderBudget({ remaining: 0, quota: 3, windowSeconds: 0.3, resetSeconds: 1 });
+		expect(limiter.budgetSpentUntil()).toBe(1000);
+
+		const starts = await clock.run(
+			Promise.all(Array.from({ length: 4 }, async () => await limiter.acquire())),
+		);
+		expect(starts).toEqual([1000, 1100, 1200, 1300]);
+		expect(limiter.budgetSpentUntil()).toBeUndefined();
+	});
+
 	it('caps the limiter below the user’s own limit, never above it', () => {
 		const clock = new VirtualClock();
 		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 40 }, clock);
