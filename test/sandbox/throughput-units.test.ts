@@ -3,6 +3,7 @@ import { IdempotencyStore, requestFingerprint } from '../../sandbox/throughput/i
 import { RateLimiter } from '../../sandbox/throughput/rate-limiter';
 import { TokenBucket } from '../../sandbox/throughput/token-bucket';
 import { ApiError } from '../../sandbox/http/api-error';
+import type { RateLimitConfig } from '../../sandbox/types';
 
 describe('TokenBucket', () => {
 	it('lets a client sending at exactly the rate through, even with a burst of one', () => {
@@ -107,7 +108,7 @@ describe('RateLimiter', () => {
 		[{ window: { limit: 10 } }],
 		[{ dailyCap: 2.5 }],
 	])('refuses the setting %j', (config) => {
-		expect(() => new RateLimiter(config)).toThrow(/rateLimit/);
+		expect(() => new RateLimiter(config as RateLimitConfig)).toThrow(/rateLimit/);
 	});
 });
 
