@@ -10,6 +10,8 @@ export interface FixedWindowSettings {
 	cap?: { quota: number; resetSeconds: number };
 	latencyMs: number;
 	jitterMs: number;
+	/** How far into its first window the campaign starts: the provider's windows follow its own clock. */
+	startsIntoWindowMs?: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export class FixedWindowProvider {
 	async send(item: number): Promise<ProviderBudget> {
 		const latency = this.settings.latencyMs + this.random() * this.settings.jitterMs;
 		await this.clock.sleep(latency / 2);
-		const now = this.clock.now();
+		const now = this.clock.now() + (this.settings.startsIntoWindowMs ?? 0);
 		const windowMs = this.settings.windowSeconds * 1000;
 		const window = Math.floor(now / windowMs);
 		const used = this.usedByWindow.get(window) ?? 0;

@@ -21,15 +21,25 @@ function withNodeDefaults(items: number): CampaignSettings {
 const LATENCY_MS = 20;
 const JITTER_MS = 5;
 
+/** How long the node's lanes take to carry `items` one after another, at the provider's mean latency. */
+function ownPaceMs(items: number, provider: FixedWindowSettings, lanes: number) {
+	return Math.ceil(items / lanes) * (provider.latencyMs + provider.jitterMs / 2);
+}
+
 /**
- * The soonest a campaign can end: the windows before the last one are spent whole, and the last one's share goes
- * out as fast as the node's lanes carry it (the slowest answer's latency per lane turn).
+ * The soonest a campaign can end: the windows before the last one are spent whole (the first cut short when the
+ * campaign starts into it), and the last one's share goes out at the node's own pace; or, when the lanes cannot
+ * fill a window, the node's own pace for the whole campaign.
  */
 function timeTheWindowsAllowMs(items: number, provider: FixedWindowSettings, lanes: number) {
 	const windows = Math.ceil(items / provider.quota);
 	const lastWindowShare = items - (windows - 1) * provider.quota;
-	const ownPaceMs = Math.ceil(lastWindowShare / lanes) * (LATENCY_MS + JITTER_MS);
-	return (windows - 1) * provider.windowSeconds * 1000 + ownPaceMs;
+	const lastWindowOpensMs =
+		(windows - 1) * provider.windowSeconds * 1000 - (provider.startsIntoWindowMs ?? 0);
+	return Math.max(
+		lastWindowOpensMs + ownPaceMs(lastWindowShare, provider, lanes),
+		ownPaceMs(items, provider, lanes),
+	);
 }
 
 async function campaignOfThreeQuotas(quota: number, windowSeconds: number) {
@@ -80,22 +90,54 @@ describe('a campaign of 3 × the quota with the node’s defaults, against fixed
 	);
 });
 
+describe('the same against an unkind provider: windows on its own clock, answers overtaking each other', () => {
+	it.each([
+		[100, 1, 370],
+		[100, 10, 6_100],
+		[50, 60, 37_000],
+		[1000, 3600, 2_000_000],
+	])(
+		'%i per %i s, starting %i ms into a window, latency 40–140 ms: every item once, ≤ 1 %% answered 429, within 1.1 × what the windows allow',
+		async (quota, windowSeconds, startsIntoWindowMs) => {
+			const settings = { quota, windowSeconds, latencyMs: 40, jitterMs: 100, startsIntoWindowMs };
+			const clock = new VirtualClock();
+			const provider = new FixedWindowProvider(settings, clock);
+			const campaign = withNodeDefaults(3 * quota);
+			const outcome = await runCampaign(campaign, provider, clock);
+			const allowedMs = timeTheWindowsAllowMs(campaign.items, settings, campaign.concurrency);
+			const figures = {
+				window: `${quota}/${windowSeconds}s+${startsIntoWindowMs}ms`,
+				requests: provider.requests.length,
+				throttled: provider.throttled,
+				maxInOneWindow: provider.maxAcceptedInOneWindow(),
+				timeRatio: outcome.durationMs / allowedMs,
+			};
+			if (process.env.PRINT_BUDGET_FIGURES) console.log(JSON.stringify(figures));
+
+			expect(outcome.failedItems).toEqual([]);
+			expect(new Set(provider.accepted.map((entry) => entry.item)).size).toBe(campaign.items);
+			expect(provider.accepted).toHaveLength(campaign.items);
+			expect(provider.throttled / provider.requests.length).toBeLessThanOrEqual(0.01);
+			expect(figures.maxInOneWindow).toBeLessThanOrEqual(quota);
+			expect(figures.timeRatio).toBeLessThanOrEqual(1.1);
+		},
+	);
+});
+
 describe('a campaign that fits in what is left of the budget (virtual time)', () => {
 	it('goes at the node’s own pace: 300 messages on an account of 1,000 per 60 s', async () => {
 		const clock = new VirtualClock();
-		const provider = new FixedWindowProvider(
-			{ quota: 1000, windowSeconds: 60, latencyMs: LATENCY_MS, jitterMs: JITTER_MS },
-			clock,
-		);
+		const settings = { quota: 1000, windowSeconds: 60, latencyMs: LATENCY_MS, jitterMs: JITTER_MS };
+		const provider = new FixedWindowProvider(settings, clock);
 		const campaign = withNodeDefaults(300);
 		const outcome = await runCampaign(campaign, provider, clock);
-		const ownPaceMs = Math.ceil(campaign.items / campaign.concurrency) * (LATENCY_MS + JITTER_MS);
+		const atOwnPaceMs = ownPaceMs(campaign.items, settings, campaign.concurrency);
 		if (process.env.PRINT_BUDGET_FIGURES)
-			console.log(JSON.stringify({ durationMs: outcome.durationMs, ownPaceMs }));
+			console.log(JSON.stringify({ durationMs: outcome.durationMs, atOwnPaceMs }));
 
 		expect(outcome.failedItems).toEqual([]);
 		expect(provider.throttled).toBe(0);
-		expect(outcome.durationMs).toBeLessThanOrEqual(ownPaceMs);
+		expect(outcome.durationMs).toBeLessThanOrEqual(1.1 * atOwnPaceMs);
 	});
 });
 
