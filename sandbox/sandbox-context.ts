@@ -77,7 +77,7 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 		sessions,
 		messages,
 		requestLog: new RequestLog(),
-		rateLimiter: new RateLimiter(options.rateLimit ?? null),
+		rateLimiter: new RateLimiter(options.rateLimit ?? null, undefined, () => clock.now()),
 		idempotency: new IdempotencyStore(clock),
 		lifecycle: new Lifecycle(
 			options.lifecycle === undefined ? { stepDelayMs: 1000 } : options.lifecycle,

@@ -55,8 +55,13 @@ export interface LatencyConfig {
 }
 
 export interface RateLimitConfig {
-	perSecond: number;
+	/** A token bucket refilled continuously; optional when a window or a daily cap is set. */
+	perSecond?: number;
 	burst?: number;
+	/** A fixed window of any length: `limit` requests per `seconds`, counted from the window's first request. */
+	window?: { limit: number; seconds: number };
+	/** Requests per UTC day of the sandbox clock. */
+	dailyCap?: number;
 	/** false: answer without the RateLimit-* headers, as a provider that only says 429 does. Default true. */
 	budgetHeaders?: boolean;
 }

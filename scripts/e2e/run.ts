@@ -14,6 +14,7 @@ import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
 import { checkInboundMessages } from '../../test/e2e/inbound-messages.e2e';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
+import { checkProviderBudgets } from '../../test/e2e/provider-budgets.e2e';
 import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
 import type { E2eContext } from '../../test/e2e/context';
@@ -155,6 +156,11 @@ async function main(): Promise<number> {
 				name: 'send-and-wait',
 				title: 'Send and Wait',
 				run: () => checkSendAndWait(context, runner),
+			},
+			{
+				name: 'budgets',
+				title: 'Provider budgets of a fixed window',
+				run: () => checkProviderBudgets(context, runner),
 			},
 			{ name: 'editor', title: 'Editor in Chromium', run: () => checkEditor(context, runner) },
 			{

@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../sandbox/types';
+import type { InboundEvent, RateLimitConfig } from '../../sandbox/types';
 
 export type { InboundEvent };
 
@@ -60,6 +60,14 @@ export class SandboxAdmin {
 
 	async configure(config: Record<string, unknown>): Promise<void> {
 		await this.call('PUT', '/__admin/config', config);
+	}
+
+	/**
+	 * The provider's limits per API key, e.g. `{ window: { limit: 100, seconds: 60 } }`, `{ dailyCap: 250 }` or
+	 * `{ perSecond: 10 }`; null lifts them. Every answer then tells the tightest budget in RateLimit-* headers.
+	 */
+	async setRateLimit(rateLimit: RateLimitConfig | null): Promise<void> {
+		await this.configure({ rateLimit });
 	}
 
 	private unwrapList<T>(body: unknown, key: string): T[] {

@@ -17,7 +17,7 @@ import { containsSecret, createTally, reportTallyAfterAll } from './support/reli
 /**
  * How the node must treat a failure:
  * - final: refused before anything was accepted; never retried, with or without a key;
- * - rate_limited: retried whatever the key, then fails after Max Tries on 429;
+ * - rate_limited: retried whatever the key, then fails after Max Tries per Message;
  * - maybe_processed: may have been accepted; retried only with an Idempotency Key;
  * - not_sent: nothing reached the provider; retried, nothing sent;
  * - invalid_acknowledgement: a 2xx that is not an acknowledgement; the provider holds the message.
@@ -123,7 +123,7 @@ const STATUS_OUTCOMES: Record<
 	429: {
 		failureClass: 'rate_limited',
 		summary: `The Messaging API is limiting the send rate (429) after ${MAX_TRIES} tries`,
-		whatToDo: ['Slow down', 'Max Messages per Second', 'raise Max Tries on 429'],
+		whatToDo: ['Slow down', 'Max Messages per Second', 'raise Options > Max Tries per Message'],
 	},
 	500: {
 		failureClass: 'maybe_processed',

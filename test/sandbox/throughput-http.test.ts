@@ -1,4 +1,5 @@
 import { createManualClock, startSandbox, type Sandbox } from '../../sandbox';
+import { SandboxAdmin } from '../../scripts/lib/sandbox-admin';
 import { errorOf, post, smsFields, type ApiReply } from './http-client';
 import { settle, tracked, useSandboxTime } from './sandbox-time';
 import { pause, startWebhookReceiver, waitUntil } from './webhook-receiver';
@@ -126,6 +127,46 @@ describe('rate limit', () => {
 			30 - 1 - Math.ceil(20 * elapsedSeconds),
 		);
 		expect(sandbox.messages()).toHaveLength(accepted);
+	});
+});
+
+describe('fixed windows of any length, set through the admin API', () => {
+	let sandbox: Sandbox;
+	const time = useSandboxTime();
+	beforeEach(async () => {
+		sandbox = await startSandbox({ lifecycle: null });
+	});
+	afterEach(() => sandbox.close());
+
+	it('accepts the window’s limit, answers 429 with Retry-After until the window ends, then accepts again', async () => {
+		await new SandboxAdmin(sandbox.url).setRateLimit({ window: { limit: 2, seconds: 60 } });
+		const replies: ApiReply[] = [];
+		for (let i = 0; i < 3; i++) {
+			replies.push(await post(sandbox, '/v1/sms/send', smsFields()));
+			await time().advance(10_000);
+		}
+
+		expect(replies.map((reply) => reply.status)).toEqual([200, 200, 429]);
+		expect(replies.map((reply) => reply.headers.get('ratelimit-reset'))).toEqual([
+			'60',
+			'50',
+			'40',
+		]);
+		expect(replies[2].headers.get('retry-after')).toBe('40');
+		expect(replies[2].headers.get('ratelimit-policy')).toBe('2;w=60');
+		expect(errorOf(replies[2]).message).toContain('may send 2 per 60 s');
+		expect(sandbox.messages()).toHaveLength(2);
+
+		await time().advance(30_000);
+		const next = await post(sandbox, '/v1/sms/send', smsFields());
+		expect(next.status).toBe(200);
+		expect(next.headers.get('ratelimit-remaining')).toBe('1');
+	});
+
+	it('refuses a window it cannot model, naming the setting', async () => {
+		await expect(
+			new SandboxAdmin(sandbox.url).setRateLimit({ window: { limit: 2, seconds: 0 } }),
+		).rejects.toThrow(/rateLimit\.window must be/);
 	});
 });
 

@@ -3,6 +3,7 @@ import { IdempotencyStore, requestFingerprint } from '../../sandbox/throughput/i
 import { RateLimiter } from '../../sandbox/throughput/rate-limiter';
 import { TokenBucket } from '../../sandbox/throughput/token-bucket';
 import { ApiError } from '../../sandbox/http/api-error';
+import type { RateLimitConfig } from '../../sandbox/types';
 
 describe('TokenBucket', () => {
 	it('lets a client sending at exactly the rate through, even with a burst of one', () => {
@@ -98,12 +99,104 @@ describe('RateLimiter', () => {
 		expect(retryAfterOf(() => limiter.admit('k'))).toBe('1');
 	});
 
-	it.each([[{ perSecond: 0 }], [{ perSecond: -1 }], [{ perSecond: 5, burst: 0.5 }]])(
-		'refuses the setting %j',
-		(config) => {
-			expect(() => new RateLimiter(config)).toThrow(/rateLimit/);
-		},
-	);
+	it.each([
+		[{ perSecond: 0 }],
+		[{ perSecond: -1 }],
+		[{ perSecond: 5, burst: 0.5 }],
+		[{}],
+		[{ window: { limit: 0, seconds: 60 } }],
+		[{ window: { limit: 10 } }],
+		[{ dailyCap: 2.5 }],
+	])('refuses the setting %j', (config) => {
+		expect(() => new RateLimiter(config as RateLimitConfig)).toThrow(/rateLimit/);
+	});
+});
+
+describe('RateLimiter with fixed windows and a daily cap', () => {
+	function refusalOf(run: () => void): ApiError {
+		try {
+			run();
+		} catch (error) {
+			expect(error).toBeInstanceOf(ApiError);
+			return error as ApiError;
+		}
+		throw new Error('expected a 429');
+	}
+
+	it('counts a window from its first request, refuses past the limit until it ends, then whole again', () => {
+		let now = 5_000;
+		const limiter = new RateLimiter({ window: { limit: 3, seconds: 60 } }, () => now);
+		expect(limiter.admit('k')).toEqual({
+			'RateLimit-Limit': '3',
+			'RateLimit-Remaining': '2',
+			'RateLimit-Reset': '60',
+			'RateLimit-Policy': '3;w=60',
+		});
+		now += 20_500;
+		limiter.admit('k');
+		expect(limiter.admit('k')).toMatchObject({
+			'RateLimit-Remaining': '0',
+			'RateLimit-Reset': '40',
+		});
+		const refused = refusalOf(() => limiter.admit('k'));
+		expect(refused.status).toBe(429);
+		expect(refused.message).toBe(
+			'Too many requests: this API key may send 3 per 60 s. Retry after 40 s.',
+		);
+		expect(refused.headers).toMatchObject({ 'Retry-After': '40', 'RateLimit-Remaining': '0' });
+
+		now = 5_000 + 60_000;
+		expect(limiter.admit('k')).toMatchObject({
+			'RateLimit-Remaining': '2',
+			'RateLimit-Reset': '60',
+		});
+	});
+
+	it('keeps a daily cap per key and UTC day of the wall clock, saying the seconds until midnight', () => {
+		let wall = Date.UTC(2026, 10, 24, 20);
+		const limiter = new RateLimiter(
+			{ dailyCap: 2 },
+			() => 0,
+			() => wall,
+		);
+		limiter.admit('k');
+		expect(limiter.admit('k')).toEqual({
+			'RateLimit-Limit': '2',
+			'RateLimit-Remaining': '0',
+			'RateLimit-Reset': String(4 * 3600),
+			'RateLimit-Policy': '2;w=86400',
+		});
+		const refused = refusalOf(() => limiter.admit('k'));
+		expect(refused.message).toContain('may send 2 per day (UTC)');
+		expect(refused.headers['Retry-After']).toBe(String(4 * 3600));
+		expect(limiter.admit('other')).toMatchObject({ 'RateLimit-Remaining': '1' });
+
+		wall = Date.UTC(2026, 10, 25, 0, 0, 1);
+		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Remaining': '1' });
+	});
+
+	it('with a bucket, a window and a cap, tells the tightest and spends nothing of a budget that refuses', () => {
+		let now = 0;
+		const limiter = new RateLimiter(
+			{ perSecond: 10, burst: 10, window: { limit: 4, seconds: 10 }, dailyCap: 100 },
+			() => now,
+			() => Date.UTC(2026, 10, 24, 12),
+		);
+		for (let i = 0; i < 3; i++) limiter.admit('k');
+		expect(limiter.admit('k')).toEqual({
+			'RateLimit-Limit': '4',
+			'RateLimit-Remaining': '0',
+			'RateLimit-Reset': '10',
+			'RateLimit-Policy': '4;w=10, 10;w=1, 100;w=86400',
+		});
+		expect(refusalOf(() => limiter.admit('k')).headers['Retry-After']).toBe('10');
+		now = 10_000;
+		expect(limiter.admit('k')).toMatchObject({
+			'RateLimit-Limit': '4',
+			'RateLimit-Remaining': '3',
+		});
+		expect(limiter.admit('k')).toMatchObject({ 'RateLimit-Remaining': '2' });
+	});
 });
 
 describe('IdempotencyStore', () => {

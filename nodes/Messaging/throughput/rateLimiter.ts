@@ -1,9 +1,11 @@
-import type { ProviderBudget } from './providerBudget';
+import { LONGEST_BUDGET_WAIT_MS, ProviderBudgetSpent, type ProviderBudget } from './providerBudget';
 import type { Clock } from './clock';
+import { InFlightRequests } from './inFlightRequests';
 import { ProviderBudgetShare } from './providerBudgetShare';
+import { SendQueue, type SendTurn } from './sendQueue';
+import { StartRateMeter } from './startRateMeter';
 
-/** A retry has already waited out its Retry-After; letting fresh items overtake it is how it runs out of tries. */
-export type SendTurn = 'retry' | 'first';
+export type { SendTurn };
 
 export interface AdaptiveRateSettings {
 	/** The user's Max Messages per Second; 0 = no limit of their own, only what the provider's 429s teach. */
@@ -18,9 +20,6 @@ export interface AdaptiveRateSettings {
 const DEFAULT_DECREASE_FACTOR = 0.7;
 const DEFAULT_GROWTH = 0.4;
 const MIN_RATE = 0.5;
-const MEASURE_WINDOW_MS = 1000;
-// A run's first few starts happen all at once; dividing them by a few milliseconds would read as thousands per second.
-const MIN_MEASURE_SPAN_MS = 100;
 // A Retry-After is at least a second, so the items refused at the peak come back about a second after the decrease;
 // at low rates the cubic curve alone would already be back at the peak by then and refuse them a second time.
 const MIN_RECOVERY_SECONDS = 3;
@@ -35,15 +34,12 @@ interface Decrease {
 	growth: number;
 }
 
-interface Waiter {
-	resolve: (startedAt: number) => void;
-}
-
 /**
  * Spaces request starts evenly (one slot every 1000 / rate ms) instead of letting a burst through and then
  * sleeping, at a rate that adapts to the provider: unlimited (or the user's limit) until a 429, then a
  * multiplicative decrease below the rate being achieved, then a cubic climb back (like TCP CUBIC and the AWS SDK's
- * adaptive mode), never above the user's limit. Retries are served before first tries.
+ * adaptive mode), never above the user's limit. Retries are served before first tries. Once the provider's budget
+ * is spent, nothing starts until the reset it named (README: Throughput and retries).
  */
 export class AdaptiveSendRateLimiter {
 	private readonly userLimit: number;
@@ -56,15 +52,15 @@ export class AdaptiveSendRateLimiter {
 
 	private lastSlotAt = Number.NEGATIVE_INFINITY;
 
-	private readonly waiting: Record<SendTurn, Waiter[]> = { retry: [], first: [] };
+	private readonly waiting = new SendQueue();
 
 	private pumping = false;
 
-	private readonly recentStarts: number[] = [];
-
-	private firstStartAt: number | undefined;
+	private readonly achieved = new StartRateMeter();
 
 	private readonly providerShare = new ProviderBudgetShare();
+
+	private readonly inFlight = new InFlightRequests();
 
 	constructor(
 		settings: AdaptiveRateSettings,
@@ -82,7 +78,12 @@ export class AdaptiveSendRateLimiter {
 
 	/** What the provider's last answer said is left of the account's rate, shared with every other sender. */
 	recordProviderBudget(budget: ProviderBudget): void {
-		this.providerShare.record(budget, this.clock.now());
+		this.providerShare.record(budget, this.clock.now(), this.inFlight.count);
+	}
+
+	/** While the provider's budget is spent, when it is whole again: a wait that says nothing of the provider's load. */
+	budgetSpentUntil(): number | undefined {
+		return this.providerShare.spentUntil(this.clock.now());
 	}
 
 	private recoveringRateAt(now: number): number {
@@ -95,12 +96,13 @@ export class AdaptiveSendRateLimiter {
 	/** Resolves when the caller may send, with the time it was let go (to hand back to `recordThrottled`). */
 	async acquire(turn: SendTurn = 'first'): Promise<number> {
 		const now = this.clock.now();
-		if (!this.pumping && this.rateAt(now) === Number.POSITIVE_INFINITY) {
+		const free = this.providerShare.spentUntil(now) === undefined;
+		if (!this.pumping && free && this.rateAt(now) === Number.POSITIVE_INFINITY) {
 			this.recordStart(now);
 			return now;
 		}
-		return await new Promise<number>((resolve) => {
-			this.waiting[turn].push({ resolve });
+		return await new Promise<number>((resolve, reject) => {
+			this.waiting.add(turn, { resolve, reject });
 			if (!this.pumping) void this.pump();
 		});
 	}
@@ -112,7 +114,7 @@ export class AdaptiveSendRateLimiter {
 	recordThrottled(startedAt: number): void {
 		if (this.lastDecrease && startedAt < this.lastDecrease.at) return;
 		const now = this.clock.now();
-		const achieved = Math.min(this.rateAt(now), this.measuredRate(now));
+		const achieved = Math.min(this.rateAt(now), this.achieved.ratePerSecond(now));
 		const peakRate = Math.max(MIN_RATE, achieved);
 		const drop = peakRate * (1 - this.decreaseFactor);
 		const recoverySeconds = Math.max(MIN_RECOVERY_SECONDS, Math.cbrt(drop / this.growth));
@@ -126,20 +128,17 @@ export class AdaptiveSendRateLimiter {
 		isThrottled: (error: unknown) => boolean,
 	): Promise<T> {
 		const startedAt = await this.acquire(turn);
+		this.inFlight.started();
 		const sending = request();
 		// Only observed here: the caller gets the rejection exactly as the transport made it.
-		void sending.catch((error: unknown) => {
-			if (isThrottled(error)) this.recordThrottled(startedAt);
-		});
+		void sending.then(
+			() => this.inFlight.finished(),
+			(error: unknown) => {
+				if (isThrottled(error)) this.recordThrottled(startedAt);
+				this.inFlight.finished();
+			},
+		);
 		return await sending;
-	}
-
-	private nextWaiter(): Waiter | undefined {
-		return this.waiting.retry.shift() ?? this.waiting.first.shift();
-	}
-
-	private hasWaiters(): boolean {
-		return this.waiting.retry.length > 0 || this.waiting.first.length > 0;
 	}
 
 	/**
@@ -149,10 +148,15 @@ export class AdaptiveSendRateLimiter {
 	 */
 	private async pump(): Promise<void> {
 		this.pumping = true;
-		const startedAt = this.clock.now();
-		this.lastSlotAt = Math.max(this.lastSlotAt, startedAt - 1000 / this.rateAt(startedAt));
-		while (this.hasWaiters()) {
+		this.resumeSlotsAt(this.clock.now());
+		while (!this.waiting.isEmpty) {
 			const now = this.clock.now();
+			const spentUntil = this.providerShare.spentUntil(now);
+			if (spentUntil !== undefined) {
+				await this.waitForBudget(spentUntil, now);
+				this.resumeSlotsAt(this.clock.now());
+				continue;
+			}
 			const dueAt = this.lastSlotAt + 1000 / this.rateAt(now);
 			if (dueAt > now) {
 				await this.clock.sleep(dueAt - now);
@@ -160,28 +164,28 @@ export class AdaptiveSendRateLimiter {
 			}
 			this.lastSlotAt = dueAt;
 			this.recordStart(now);
-			this.nextWaiter()!.resolve(now);
+			this.waiting.next()!.resolve(now);
 		}
 		this.pumping = false;
 	}
 
+	/** After a pause (idle, or a budget reset), slots restart one interval apart: a pause is no backlog to burst. */
+	private resumeSlotsAt(now: number): void {
+		this.lastSlotAt = Math.max(this.lastSlotAt, now - 1000 / this.rateAt(now));
+	}
+
+	// Answers still on the wire tell the budget better than the count that spent it; then wait for the reset, or
+	// fail every waiting item at once when it is too far away to wait for.
+	private async waitForBudget(spentUntil: number, now: number): Promise<void> {
+		if (this.inFlight.count > 0) return await this.inFlight.nextSettled();
+		if (spentUntil - now <= LONGEST_BUDGET_WAIT_MS) return await this.clock.sleep(spentUntil - now);
+		const spent = new ProviderBudgetSpent(spentUntil, now);
+		for (let waiter = this.waiting.next(); waiter; waiter = this.waiting.next())
+			waiter.reject(spent);
+	}
+
 	private recordStart(now: number): void {
-		this.firstStartAt ??= now;
-		this.recentStarts.push(now);
-		this.forgetStartsBefore(now - MEASURE_WINDOW_MS);
-	}
-
-	private forgetStartsBefore(cutoff: number): void {
-		while (this.recentStarts.length > 0 && this.recentStarts[0] <= cutoff)
-			this.recentStarts.shift();
-	}
-
-	private measuredRate(now: number): number {
-		this.forgetStartsBefore(now - MEASURE_WINDOW_MS);
-		const span = Math.min(
-			MEASURE_WINDOW_MS,
-			Math.max(MIN_MEASURE_SPAN_MS, now - (this.firstStartAt ?? now)),
-		);
-		return (this.recentStarts.length * 1000) / span;
+		this.achieved.recordStart(now);
+		this.providerShare.recordStart();
 	}
 }

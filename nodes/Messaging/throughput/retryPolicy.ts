@@ -1,4 +1,5 @@
 import type { Clock } from './clock';
+import { LONGEST_BUDGET_WAIT_MS } from './providerBudget';
 
 /**
  * - `rate_limited`: the provider refused before processing (429); always safe to send again.
@@ -20,7 +21,10 @@ export interface RetryOptions {
 	maxTries: number;
 	idempotent: boolean;
 	baseDelayMs?: number;
-	/** Longest wait between tries; a provider asking for longer makes the item fail now rather than stall the run. */
+	/**
+	 * Longest wait between tries: the backoff stops growing there, and a Retry-After asking for longer makes the
+	 * item fail now rather than stall the run. Default: a minute of backoff, the wait for a budget reset up to an hour.
+	 */
 	maxDelayMs?: number;
 	random?: () => number;
 }
@@ -31,7 +35,7 @@ export type RetryOutcome<T> =
 	| { ok: false; error: unknown; triesMade: number };
 
 const DEFAULT_BASE_DELAY_MS = 500;
-const DEFAULT_MAX_DELAY_MS = 60_000;
+const DEFAULT_MAX_BACKOFF_MS = 60_000;
 
 /** Retry-After is either delay-seconds or an HTTP date. */
 export const RETRY_AFTER_SECONDS = /^\d+(\.\d+)?$/;
@@ -61,7 +65,7 @@ export function isRetryable(failure: ClassifiedFailure, idempotent: boolean): bo
 /** Exponential backoff with "equal jitter": never shorter than half the step, so tries cannot bunch up at zero. */
 export function backoffDelayMs(retryNumber: number, options: RetryOptions): number {
 	const base = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
-	const max = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+	const max = options.maxDelayMs ?? DEFAULT_MAX_BACKOFF_MS;
 	const random = options.random ?? Math.random;
 	const step = Math.min(max, base * 2 ** (retryNumber - 1));
 	return Math.round(step / 2 + random() * (step / 2));
@@ -78,7 +82,7 @@ export function retryDelayMs(
 	const requested =
 		failure.kind === 'rate_limited' ? parseRetryAfter(failure.retryAfter, nowMs) : undefined;
 	if (requested === undefined) return backoffDelayMs(failedTry, options);
-	return requested <= (options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS) ? requested : undefined;
+	return requested <= (options.maxDelayMs ?? LONGEST_BUDGET_WAIT_MS) ? requested : undefined;
 }
 
 export async function sendWithRetries<T>(

@@ -1,4 +1,5 @@
-import { RETRY_AFTER_SECONDS } from '../throughput/retryPolicy';
+import { LONGEST_BUDGET_WAIT_MS } from '../throughput/providerBudget';
+import { parseRetryAfter, RETRY_AFTER_SECONDS } from '../throughput/retryPolicy';
 import { classifyFacts } from './failureFacts';
 import type { FailureFacts } from './failureFacts';
 
@@ -83,8 +84,17 @@ function brokenConnection(context: FailureContext): Advice {
 	};
 }
 
-/** No status came back: the request never left, ran out of time, or lost its connection. */
+function unexpected(message: string): Advice {
+	return {
+		summary: `Sending failed inside n8n, not on the network: ${message}`,
+		whatToDo:
+			"It is no network or HTTP failure, so it was not retried. Check the Messaging API credential and the node's options; the message may or may not have reached the provider, so check with it before sending again.",
+	};
+}
+
+/** No status came back: the request never left, ran out of time, lost its connection, or n8n itself failed. */
 function noAnswer(facts: FailureFacts, context: FailureContext): Advice {
+	if (facts.unexpectedError !== undefined) return unexpected(facts.unexpectedError);
 	if (classifyFacts(facts).kind === 'not_sent') return notConnected();
 	return facts.timedOut ? timedOut(context) : brokenConnection(context);
 }
@@ -95,7 +105,6 @@ const rejectedKey: AdviceRule = (facts) => ({
 		'Check the API Key in the Messaging API credential, and that the key may send on this channel.',
 });
 
-/** Statuses with advice of their own; any other status falls to provider-side (5xx) or rejected (4xx). */
 /** Retry-After is seconds or an HTTP date; either reads as a sentence. */
 function retryAfterAdvice(retryAfter: string | undefined): string {
 	const value = retryAfter?.trim();
@@ -105,6 +114,25 @@ function retryAfterAdvice(retryAfter: string | undefined): string {
 		: ` The provider asked to wait until ${value}.`;
 }
 
+/** A wait the node does not make: a daily cap or a messaging tier, spent until a reset hours away. */
+function resetTooFar(retryAfter: string | undefined): boolean {
+	const waitMs = parseRetryAfter(retryAfter, Date.now());
+	return waitMs !== undefined && waitMs > LONGEST_BUDGET_WAIT_MS;
+}
+
+function budgetSpent(retryAfter: string): Advice {
+	const value = retryAfter.trim();
+	const when = RETRY_AFTER_SECONDS.test(value)
+		? `in ${Number((Number(value) / 3600).toFixed(1))} h`
+		: `at ${value}`;
+	return {
+		summary: `The provider's budget for this API key is used up until a reset ${when} (429)`,
+		whatToDo:
+			'The node waits for a reset up to an hour away, so this message was not sent. Send it again after the reset, or ask the provider for a larger budget.',
+	};
+}
+
+/** Statuses with advice of their own; any other status falls to provider-side (5xx) or rejected (4xx). */
 const ADVICE_BY_STATUS: Partial<Record<number, AdviceRule>> = {
 	401: rejectedKey,
 	403: rejectedKey,
@@ -124,12 +152,13 @@ const ADVICE_BY_STATUS: Partial<Record<number, AdviceRule>> = {
 		whatToDo: 'Shorten the message text or variable values.',
 	}),
 	429: (facts, context) => {
+		if (resetTooFar(facts.retryAfter)) return budgetSpent(facts.retryAfter!);
 		const tries = context.triesMade
 			? ` after ${context.triesMade} ${context.triesMade === 1 ? 'try' : 'tries'}`
 			: '';
 		return {
 			summary: `The Messaging API is limiting the send rate (429)${tries}`,
-			whatToDo: `Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429.${retryAfterAdvice(facts.retryAfter)}`,
+			whatToDo: `Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message.${retryAfterAdvice(facts.retryAfter)}`,
 		};
 	},
 };

@@ -12,6 +12,8 @@ export interface FailureFacts {
 	networkCode?: string;
 	timedOut?: boolean;
 	invalidAcknowledgement?: boolean;
+	/** A thrown error that is no network or HTTP failure (no status, no system error code): its message, masked. */
+	unexpectedError?: string;
 }
 
 const NOT_SENT_CODES = new Set([
@@ -28,7 +30,7 @@ const NOT_SENT_CODES = new Set([
 
 /** What the retry policy makes of a failure: whether the message may have gone out, and whether to wait. */
 export function classifyFacts(facts: FailureFacts): ClassifiedFailure {
-	if (facts.invalidAcknowledgement) return { kind: 'final' };
+	if (facts.invalidAcknowledgement || facts.unexpectedError !== undefined) return { kind: 'final' };
 	if (facts.status === 429) return { kind: 'rate_limited', retryAfter: facts.retryAfter };
 	if (facts.status !== undefined)
 		return { kind: facts.status >= 500 ? 'maybe_processed' : 'final' };
@@ -168,9 +170,15 @@ function responseFacts(response: unknown, secret?: string): FailureFacts | undef
 		: undefined;
 }
 
+function unexpectedMessage(error: unknown, secret?: string): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return clip(redactSecret(message, secret) || 'no message');
+}
+
 /**
  * Walks the `cause` chain for a Node.js error code, or for an HTTP answer should the client have thrown on
- * a status despite `ignoreHttpStatusErrors`; only plain values are copied.
+ * a status despite `ignoreHttpStatusErrors`; only plain values are copied. Neither means the failure was no
+ * network or HTTP one (a credential that cannot be read, a bug), and it is told as such.
  */
 export function thrownFailureFacts(error: unknown, secret?: string): FailureFacts {
 	let networkCode: string | undefined;
@@ -186,5 +194,6 @@ export function thrownFailureFacts(error: unknown, secret?: string): FailureFact
 		current = (current as { cause?: unknown }).cause;
 	}
 	if (networkCode && TIMEOUT_CODES.has(networkCode)) timedOut = true;
+	if (!networkCode && !timedOut) return { unexpectedError: unexpectedMessage(error, secret) };
 	return { networkCode, timedOut };
 }

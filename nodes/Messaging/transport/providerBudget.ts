@@ -20,16 +20,32 @@ function readPolicy(headers: unknown): { quota: number; windowSeconds: number } 
 	return quota > 0 && windowSeconds > 0 ? { quota, windowSeconds } : undefined;
 }
 
+// Some providers send the reset as a Unix time (GitHub's X-RateLimit-Reset); no window lasts this many seconds.
+const UNIX_TIME_FROM = 1_000_000_000;
+
+/** `RateLimit-Reset`: seconds until the budget is whole again, or the Unix time it is. */
+function readReset(headers: unknown, nowMs: number): number | undefined {
+	const reset = readCount(headers, ['ratelimit-reset', 'x-ratelimit-reset']);
+	if (reset === undefined) return undefined;
+	return reset >= UNIX_TIME_FROM ? Math.max(0, reset - nowMs / 1000) : reset;
+}
+
 /**
  * Reads the IETF `RateLimit-Limit` / `RateLimit-Remaining` / `RateLimit-Policy` answer headers, or the older
- * `X-RateLimit-*` pair. Without a policy, the limit is taken as per second. Undefined when the provider sends none.
+ * `X-RateLimit-*` ones, with `RateLimit-Reset` when given. Without a policy, the limit is taken as per second.
+ * Undefined when the provider sends none.
  */
-export function readProviderBudget(headers: unknown): ProviderBudget | undefined {
+export function readProviderBudget(
+	headers: unknown,
+	nowMs = Date.now(),
+): ProviderBudget | undefined {
 	const remaining = readCount(headers, ['ratelimit-remaining', 'x-ratelimit-remaining']);
 	if (remaining === undefined) return undefined;
+	const resetSeconds = readReset(headers, nowMs);
+	const reset = resetSeconds === undefined ? {} : { resetSeconds };
 	const policy = readPolicy(headers);
-	if (policy) return { remaining, ...policy };
+	if (policy) return { remaining, ...policy, ...reset };
 	const limit = readCount(headers, ['ratelimit-limit', 'x-ratelimit-limit']);
 	if (limit === undefined || limit <= 0) return undefined;
-	return { remaining, quota: limit, windowSeconds: 1 };
+	return { remaining, quota: limit, windowSeconds: 1, ...reset };
 }

@@ -65,13 +65,14 @@ export const sendOptions: INodeProperties[] = [
 		description: "Spreads sends evenly to stay under your provider's rate limit. 0 means no limit.",
 	},
 	{
-		displayName: 'Max Tries on 429',
+		// The name stays maxTries429, as saved workflows have it, though the limit covers every retry.
+		displayName: 'Max Tries per Message',
 		name: 'maxTries429',
 		type: 'number',
 		default: 3,
 		typeOptions: { minValue: 1, maxValue: 10 },
 		description:
-			'How many times in all a message is tried when the provider answers 429 Too Many Requests, waiting as its Retry-After header says (otherwise a growing delay). After the last try the item fails. The same limit applies to retries after a refused connection, and after server errors or timeouts when an Idempotency Key is set.',
+			'How many times in all a message is tried when sending it fails in a way that is safe to repeat: a 429 Too Many Requests (waiting as its Retry-After header says, up to an hour), a refused connection or unknown host (nothing was sent), and, only with an Idempotency Key, a server error (5xx) or a timeout. Other failures are never retried. After the last try the item fails.',
 	},
 	{
 		displayName: 'Timeout',

@@ -4,32 +4,86 @@ import { sendCampaign, SimulatedProvider } from './simulatedProvider';
 import { VirtualClock } from './virtualClock';
 
 describe('ProviderBudgetShare', () => {
-	it('keeps the full rate while half the budget is left, then slows in step with it, to a tenth at least', () => {
+	/** Answers as a key another sender also uses: each drops the budget by more than this sender's own request. */
+	function sharedKey(share: ProviderBudgetShare) {
+		share.record({ remaining: 100, quota: 100, windowSeconds: 1 }, 0);
+		share.record({ remaining: 90, quota: 100, windowSeconds: 1 }, 0);
+	}
+
+	it('alone on the key, keeps its own pace whatever is left, and knows the budget spent until the reset', () => {
 		const share = new ProviderBudgetShare();
 		expect(share.rateAt(0)).toBe(Number.POSITIVE_INFINITY);
 
+		const budget = { quota: 50, windowSeconds: 60 };
+		share.record({ ...budget, remaining: 3, resetSeconds: 40 }, 20_000);
+		expect(share.rateAt(20_000)).toBe(Number.POSITIVE_INFINITY);
+		expect(share.spentUntil(20_000)).toBeUndefined();
+		share.recordStart();
+		share.recordStart();
+		expect(share.spentUntil(20_000)).toBeUndefined();
+		share.recordStart();
+		expect(share.spentUntil(20_000)).toBe(60_000);
+		expect(share.spentUntil(60_000)).toBeUndefined();
+	});
+
+	it('counts its own requests still on the wire as spent, until their answers tell', () => {
+		const share = new ProviderBudgetShare();
+		share.record({ remaining: 4, quota: 50, windowSeconds: 60, resetSeconds: 30 }, 0, 5);
+		expect(share.spentUntil(0)).toBe(30_000);
+		share.record({ remaining: 3, quota: 50, windowSeconds: 60, resetSeconds: 30 }, 10, 4);
+		expect(share.spentUntil(10)).toBe(30_000);
+		share.record({ remaining: 3, quota: 50, windowSeconds: 60, resetSeconds: 30 }, 20, 1);
+		expect(share.spentUntil(20)).toBeUndefined();
+	});
+
+	it('takes the earliest reset one window told (whole seconds round up), and a rise as a new window', () => {
+		const share = new ProviderBudgetShare();
+		share.record({ remaining: 9, quota: 10, windowSeconds: 1, resetSeconds: 1 }, 10);
+		share.record({ remaining: 0, quota: 10, windowSeconds: 1, resetSeconds: 1 }, 450);
+		expect(share.spentUntil(450)).toBe(1010);
+		share.record({ remaining: 9, quota: 10, windowSeconds: 1, resetSeconds: 1 }, 1020);
+		share.record({ remaining: 0, quota: 10, windowSeconds: 1, resetSeconds: 1 }, 1400);
+		expect(share.spentUntil(1400)).toBe(2020);
+	});
+
+	it('with others on the key, keeps the full rate while half the budget is left, then slows in step with it, to a tenth at least', () => {
+		const share = new ProviderBudgetShare();
+		sharedKey(share);
 		const rates = [99, 49, 24, 9, 4, 0].map((remaining) => {
 			share.record({ remaining, quota: 100, windowSeconds: 1 }, 0);
 			return share.rateAt(0);
 		});
 		expect(rates).toEqual([100, 100, 50, 20, 10, 10]);
-		share.record({ remaining: 1, quota: 10, windowSeconds: 0.1 }, 30);
-		expect(share.rateAt(30)).toBeCloseTo(40, 9);
 	});
 
-	it('forgets an answer older than a second: other senders may have come or gone since', () => {
+	it('with others on the key, past the reset paces at the full rate, not at its own', () => {
 		const share = new ProviderBudgetShare();
+		sharedKey(share);
 		share.record({ remaining: 0, quota: 100, windowSeconds: 1 }, 0);
-		expect(share.rateAt(1000)).toBe(10);
-		expect(share.rateAt(1001)).toBe(Number.POSITIVE_INFINITY);
+		expect(share.rateAt(1000)).toBe(100);
+	});
+
+	it('starts nothing before the reset of a spent budget, then keeps the user’s spacing, without a burst to catch up', async () => {
+		const clock = new VirtualClock();
+		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 10 }, clock);
+		limiter.recordProviderBudget({ remaining: 0, quota: 3, windowSeconds: 0.3, resetSeconds: 1 });
+		expect(limiter.budgetSpentUntil()).toBe(1000);
+
+		const starts = await clock.run(
+			Promise.all(Array.from({ length: 4 }, async () => await limiter.acquire())),
+		);
+		expect(starts).toEqual([1000, 1100, 1200, 1300]);
+		expect(limiter.budgetSpentUntil()).toBeUndefined();
 	});
 
 	it('caps the limiter below the user’s own limit, never above it', () => {
 		const clock = new VirtualClock();
 		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 40 }, clock);
+		expect(limiter.rateAt(0)).toBe(40);
+		limiter.recordProviderBudget({ remaining: 100, quota: 100, windowSeconds: 1 });
 		limiter.recordProviderBudget({ remaining: 4, quota: 100, windowSeconds: 1 });
 		expect(limiter.rateAt(0)).toBe(10);
-		limiter.recordProviderBudget({ remaining: 99, quota: 100, windowSeconds: 1 });
+		limiter.recordProviderBudget({ remaining: 99, quota: 100, windowSeconds: 1, resetSeconds: 1 });
 		expect(limiter.rateAt(0)).toBe(40);
 	});
 });

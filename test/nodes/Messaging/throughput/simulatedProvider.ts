@@ -100,17 +100,24 @@ export interface CampaignSettings {
 
 export interface CampaignOutcome {
 	failedItems: number[];
+	/** Each failed item's error, as the retry policy gave it up. */
+	failures: Array<{ item: number; error: unknown; triesMade: number; at: number }>;
 	durationMs: number;
+}
+
+/** What a campaign sends to: an answer with the budget left, or a RateLimitedByProvider. */
+export interface BudgetTellingProvider {
+	send(item: number): Promise<ProviderBudget>;
 }
 
 /** The router's send loop in miniature: lanes, the adaptive limiter, per-item retries. */
 export async function sendCampaign(
 	campaign: CampaignSettings,
-	provider: SimulatedProvider,
+	provider: BudgetTellingProvider,
 	clock: VirtualClock,
 ): Promise<CampaignOutcome> {
 	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: campaign.maxPerSecond }, clock);
-	const failedItems: number[] = [];
+	const failures: CampaignOutcome['failures'] = [];
 	const isThrottled = (error: unknown) => error instanceof RateLimitedByProvider;
 	const tellBudget = (budget: ProviderBudget) => {
 		if (campaign.readsBudget) limiter.recordProviderBudget(budget);
@@ -136,14 +143,19 @@ export async function sendCampaign(
 			{ maxTries: campaign.maxTries, idempotent: false },
 			clock,
 		);
-		if (!outcome.ok) failedItems.push(item);
+		if (!outcome.ok)
+			failures.push({ item, error: outcome.error, triesMade: outcome.triesMade, at: clock.now() });
 	});
-	return { failedItems, durationMs: clock.now() };
+	return {
+		failedItems: failures.map((failure) => failure.item),
+		failures,
+		durationMs: clock.now(),
+	};
 }
 
 export async function runCampaign(
 	campaign: CampaignSettings,
-	provider: SimulatedProvider,
+	provider: BudgetTellingProvider,
 	clock: VirtualClock,
 ): Promise<CampaignOutcome> {
 	return await clock.run(sendCampaign(campaign, provider, clock));

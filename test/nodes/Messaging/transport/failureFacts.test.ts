@@ -1,4 +1,5 @@
 import {
+	classifyFacts,
 	thrownFailureFacts,
 	readProviderMessage,
 } from '../../../../nodes/Messaging/transport/failureFacts';
@@ -52,10 +53,16 @@ describe('thrownFailureFacts', () => {
 			code: 'ECONNABORTED',
 		});
 		expect(thrownFailureFacts(timeout)).toEqual({ networkCode: 'ECONNABORTED', timedOut: true });
-		expect(thrownFailureFacts(new Error('socket hang up'))).toEqual({
-			networkCode: undefined,
-			timedOut: false,
+		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+		expect(thrownFailureFacts(reset)).toEqual({ networkCode: 'ECONNRESET', timedOut: false });
+	});
+
+	test('an error with neither a status nor a system error code is no network failure: only its message is kept', () => {
+		const thrown = new Error('Credentials could not be decrypted for key sk_live_1');
+		expect(thrownFailureFacts(thrown, 'sk_live_1')).toEqual({
+			unexpectedError: 'Credentials could not be decrypted for key ***',
 		});
+		expect(classifyFacts(thrownFailureFacts(thrown))).toEqual({ kind: 'final' });
 	});
 
 	test('an HTTP answer thrown as an error keeps only its status, Retry-After and provider message', () => {

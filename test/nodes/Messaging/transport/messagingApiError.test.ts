@@ -204,15 +204,26 @@ describe('messagingApiError', () => {
 	])('a Retry-After of %p reads as the retry policy reads it', (retryAfter, sentence) => {
 		const error = messagingApiError(node, { status: 429, retryAfter }, 0, context);
 		expect(error.description).toBe(
-			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429.${sentence}`,
+			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message.${sentence}`,
 		);
+	});
+
+	test('a 429 whose Retry-After is beyond an hour says the budget is used up until the reset, and that nothing was sent', () => {
+		const error = messagingApiError(node, { status: 429, retryAfter: '36000' }, 0, context);
+		expect(error.message).toBe(
+			"The provider's budget for this API key is used up until a reset in 10 h (429)",
+		);
+		expect(error.description).toBe(
+			'The node waits for a reset up to an hour away, so this message was not sent. Send it again after the reset, or ask the provider for a larger budget.',
+		);
+		expect(classifyMessagingFailure(error)).toEqual({ kind: 'rate_limited', retryAfter: '36000' });
 	});
 
 	test('a Retry-After given as an HTTP date reads as a time to wait until', () => {
 		const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
 		const error = messagingApiError(node, { status: 429, retryAfter: date }, 0, context);
 		expect(error.description).toBe(
-			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429. The provider asked to wait until ${date}.`,
+			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait until ${date}.`,
 		);
 	});
 

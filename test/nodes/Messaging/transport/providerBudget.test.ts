@@ -23,12 +23,37 @@ describe('readProviderBudget', () => {
 			{ remaining: 49, quota: 50, windowSeconds: 1 },
 		],
 		[
+			'a fixed window of a minute with the seconds until it resets',
+			{
+				'RateLimit-Limit': '50',
+				'RateLimit-Remaining': '0',
+				'RateLimit-Reset': '37',
+				'RateLimit-Policy': '50;w=60',
+			},
+			{ remaining: 0, quota: 50, windowSeconds: 60, resetSeconds: 37 },
+		],
+		[
 			'the older X-RateLimit pair',
 			{ 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '7' },
 			{ remaining: 7, quota: 20, windowSeconds: 1 },
 		],
 	])('reads %s', (_, headers, budget) => {
 		expect(readProviderBudget(headers)).toEqual(budget);
+	});
+
+	test('reads a reset given as a Unix time (GitHub style) as the seconds until then', () => {
+		const nowMs = Date.UTC(2026, 0, 1);
+		const headers = {
+			'X-RateLimit-Limit': '5000',
+			'X-RateLimit-Remaining': '0',
+			'X-RateLimit-Reset': String(nowMs / 1000 + 1800),
+		};
+		expect(readProviderBudget(headers, nowMs)).toEqual({
+			remaining: 0,
+			quota: 5000,
+			windowSeconds: 1,
+			resetSeconds: 1800,
+		});
 	});
 
 	test.each([

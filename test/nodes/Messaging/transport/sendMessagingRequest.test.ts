@@ -415,7 +415,7 @@ const statusCases: StatusCase[] = [
 		body: { error: { code: 'rate_limited', message: 'Too many requests' } },
 		message: 'The Messaging API is limiting the send rate (429): Too many requests',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429. The provider asked to wait 7 s.',
+			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait 7 s.',
 		kind: { kind: 'rate_limited', retryAfter: '7' },
 	},
 	{
@@ -424,7 +424,7 @@ const statusCases: StatusCase[] = [
 		headers: { 'retry-after': '12' },
 		message: 'The Messaging API is limiting the send rate (429)',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429. The provider asked to wait 12 s.',
+			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait 12 s.',
 		kind: { kind: 'rate_limited', retryAfter: '12' },
 	},
 	{
@@ -432,7 +432,7 @@ const statusCases: StatusCase[] = [
 		statusCode: 429,
 		message: 'The Messaging API is limiting the send rate (429)',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429.',
+			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message.',
 		kind: { kind: 'rate_limited', retryAfter: undefined },
 	},
 	{
@@ -499,6 +499,15 @@ interface ThrownCase {
 
 const thrownCases: ThrownCase[] = [
 	{
+		title: 'an exception that is no network or HTTP failure: told as such, never retried',
+		thrown: new TypeError(`Cannot read properties of undefined (reading 'apiKey') ${API_KEY}`),
+		message: `Sending failed inside n8n, not on the network: Cannot read properties of undefined (reading 'apiKey') ***`,
+		description:
+			"It is no network or HTTP failure, so it was not retried. Check the Messaging API credential and the node's options; the message may or may not have reached the provider, so check with it before sending again.",
+		httpCode: null,
+		kind: { kind: 'final' },
+	},
+	{
 		title: 'connection refused: nothing was sent',
 		thrown: networkError('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED'),
 		message: 'Could not connect to the Messaging API',
@@ -548,7 +557,7 @@ const thrownCases: ThrownCase[] = [
 		}),
 		message: 'The Messaging API is limiting the send rate (429): Slow down',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Max Tries on 429. The provider asked to wait 3 s.',
+			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait 3 s.',
 		httpCode: '429',
 		kind: { kind: 'rate_limited', retryAfter: '3' },
 	},

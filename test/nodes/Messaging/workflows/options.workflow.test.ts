@@ -28,7 +28,7 @@ describe('bad options are refused before anything is sent', () => {
 		],
 		[
 			{ maxTries429: 11 },
-			"Item 0: 'Options > Max Tries on 429' is 11, but it must be a number from 1 to 10",
+			"Item 0: 'Options > Max Tries per Message' is 11, but it must be a number from 1 to 10",
 		],
 		[
 			{ timeout: '={{ "soon" }}' },

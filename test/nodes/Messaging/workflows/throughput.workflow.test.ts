@@ -22,7 +22,8 @@ function credentials() {
 
 describe('throughput and 429 handling through the n8n engine', () => {
 	test('a 429 is waited out as Retry-After says, then the item succeeds', async () => {
-		sandbox().configure({ rateLimit: { perSecond: 0.5, burst: 1 } });
+		// Without the budget headers: a node that sees the budget spent waits for its reset and never draws the 429.
+		sandbox().configure({ rateLimit: { perSecond: 0.5, burst: 1, budgetHeaders: false } });
 		const node = recordNodeSleeps();
 
 		const { outputs, error } = await runWorkflow({
@@ -52,7 +53,7 @@ describe('throughput and 429 handling through the n8n engine', () => {
 		expect(outputs.Messaging.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
-	test('when 429s outlast Max Tries on 429 the item fails with a clear error and nothing is duplicated', async () => {
+	test('when 429s outlast Max Tries per Message the item fails with a clear error and nothing is duplicated', async () => {
 		// Without the budget headers: a node that can see the budget paces itself out of this corner.
 		sandbox().configure({ rateLimit: { perSecond: 1, burst: 1, budgetHeaders: false } });
 
