@@ -19,6 +19,7 @@ import {
 	WHATSAPP_TEMPLATE_TOOL,
 	type AgentWorkflow,
 } from './agent-workflows';
+import { checkAgentInEditor, checkAiAssistantExample } from './ai-assistant.e2e';
 import type { E2eContext } from './context';
 import { assert, assertEqual, type CheckRunner } from './harness';
 
@@ -122,7 +123,7 @@ export async function checkAiAgent(
 			),
 		};
 	});
-	if (!agents) return;
+	if (!agents) return checkAiAssistantExample(context, runner, model);
 	try {
 		await checkSmsTool(context, runner, model, agents);
 		await checkWhatsappTools(context, runner, model, agents);
@@ -132,6 +133,8 @@ export async function checkAiAgent(
 	} finally {
 		await model.echo();
 	}
+	await checkAiAssistantExample(context, runner, model);
+	await checkAgentInEditor(context, runner, agents.sms.id);
 }
 
 async function checkSmsTool(
@@ -180,9 +183,12 @@ async function checkSmsTool(
 	);
 }
 
-/** `required` in the order n8n met the fields; compared as a set. */
+/** Tools by name and `required` sorted: n8n's order of both is not part of what the model is told. */
 function offeredTools(request: RecordedModelRequest | undefined) {
-	return (request?.conversation?.tools ?? []).map((tool) => ({
+	const tools = [...(request?.conversation?.tools ?? [])].sort((a, b) =>
+		a.name.localeCompare(b.name),
+	);
+	return tools.map((tool) => ({
 		...tool,
 		parameters: {
 			...tool.parameters,
@@ -238,14 +244,14 @@ async function checkWhatsappTools(
 				offeredTools(run.modelRequests[0]),
 				[
 					{
-						name: toolNameOf(WHATSAPP_TEMPLATE_TOOL.name),
-						description: TEMPLATE_DESCRIPTION,
-						parameters: sortedSchema(templateKeys),
-					},
-					{
 						name: toolNameOf(WHATSAPP_SESSION_TOOL.name),
 						description: SESSION_DESCRIPTION,
 						parameters: sortedSchema(['to', 'text']),
+					},
+					{
+						name: toolNameOf(WHATSAPP_TEMPLATE_TOOL.name),
+						description: TEMPLATE_DESCRIPTION,
+						parameters: sortedSchema(templateKeys),
 					},
 				],
 				'the tools as n8n offered them to the model',
