@@ -1,5 +1,5 @@
 import { NodeHelpers } from 'n8n-workflow';
-import type { INode, INodeTypeDescription } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 
 import { Messaging } from '../../../../nodes/Messaging/Messaging.node';
 import { useSandbox } from '../../../helpers/sandboxForTests';
@@ -25,7 +25,7 @@ class MessagingTool extends Messaging {
 
 const sandbox = useSandbox();
 
-function asTool(parameters: Record<string, unknown>, onError?: INode['onError']): WorkflowJson {
+function asTool(parameters: INodeParameters, onError?: INode['onError']): WorkflowJson {
 	const base = loadWorkflowFixture('sms-send');
 	return {
 		...base,
@@ -42,7 +42,7 @@ function asTool(parameters: Record<string, unknown>, onError?: INode['onError'])
 	};
 }
 
-async function runAsTool(parameters: Record<string, unknown>, onError?: INode['onError']) {
+async function runAsTool(parameters: INodeParameters, onError?: INode['onError']) {
 	return runWorkflow({
 		workflow: asTool(parameters, onError),
 		credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
@@ -96,7 +96,7 @@ describe('errors an agent reads', () => {
 describe('what an agent is told about the tool', () => {
 	const toolType = new MessagingTool();
 
-	function toolDescriptionFor(parameters: Record<string, unknown>, type = toolType): string {
+	function toolDescriptionFor(parameters: INodeParameters, type = toolType): string {
 		const node = {
 			name: 'Send SMS',
 			type: `n8n-nodes-messaging.${type.description.name}`,
