@@ -1,7 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { itemPrefix } from '../validation/issueToNodeError';
+/** How validation errors open (issueToNodeError), whichever way items are numbered there. */
+const ITEM_PREFIX = /^Item \d+: /;
 
 export function asNodeError(
 	context: IExecuteFunctions,
@@ -24,14 +25,8 @@ export function runsAsAgentTool(context: IExecuteFunctions): boolean {
  * A model reads only an error's message (n8n hands it `{ "error": message }`) about the one call it made, so
  * the message drops the item number, which means nothing to it, and carries the fix, so it can call again.
  */
-export function messageForAgent(
-	error: NodeOperationError | NodeApiError,
-	itemIndex: number,
-): string {
-	const prefix = itemPrefix(itemIndex);
-	const problem = error.message.startsWith(prefix)
-		? error.message.slice(prefix.length)
-		: error.message;
+export function messageForAgent(error: NodeOperationError | NodeApiError): string {
+	const problem = error.message.replace(ITEM_PREFIX, '');
 	const fix = typeof error.description === 'string' ? error.description.trim() : '';
 	return fix ? `${problem.replace(/[\s.]+$/, '')}. ${fix}` : problem;
 }
@@ -48,7 +43,7 @@ export function errorItem(
 ): INodeExecutionData {
 	const facts: JsonObject = {};
 	if (runsAsAgentTool(context))
-		return { json: { error: messageForAgent(error, itemIndex) }, pairedItem: { item: itemIndex } };
+		return { json: { error: messageForAgent(error) }, pairedItem: { item: itemIndex } };
 	if (typeof error.description === 'string' && error.description)
 		facts.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) facts.httpCode = error.httpCode;

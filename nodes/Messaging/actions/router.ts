@@ -115,7 +115,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		return await routeItems.call(this);
 	} catch (error) {
 		const nodeError = asNodeError(this, error, 0);
-		nodeError.message = messageForAgent(nodeError, Number(nodeError.context.itemIndex ?? 0));
+		nodeError.message = messageForAgent(nodeError);
 		throw nodeError;
 	}
 }

@@ -15,11 +15,6 @@ function describeLocation(path: Array<string | number>, guide: FieldGuide): stri
 	return `${label} "${first}"`;
 }
 
-/** How a validation error's message names its item, e.g. "Item 2: ". */
-export function itemPrefix(itemIndex: number): string {
-	return `Item ${itemIndex}: `;
-}
-
 /** Item numbers are zero-based like `$itemIndex`, so "Item 2" is the item an expression sees as index 2. */
 export function issueToNodeError(
 	node: INode,
@@ -32,7 +27,7 @@ export function issueToNodeError(
 		(issue.code === 'custom' ? (issue.params?.fix as string | undefined) : undefined) ??
 		guide[String(issue.path[0])]?.fix ??
 		'Correct the value and run the node again.';
-	const message = `${itemPrefix(itemIndex)}${describeLocation(first.path, guide)} ${first.message}`;
+	const message = `Item ${itemIndex}: ${describeLocation(first.path, guide)} ${first.message}`;
 	const alsoWrong = others.map(
 		(issue) => `${describeLocation(issue.path, guide)} ${issue.message}`,
 	);

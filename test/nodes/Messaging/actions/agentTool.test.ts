@@ -82,6 +82,22 @@ describe('errors an agent reads', () => {
 		]);
 	});
 
+	test('an unkind provider (HTML 503 on every try): the agent reads the workflow error and its advice as one message', async () => {
+		sandbox().addFault({ action: { status: 503, bodyKind: 'html' } });
+		const valid = { to: '+919812345678' };
+		const inWorkflow = await runWorkflow({
+			workflow: loadWorkflowFixture('sms-send'),
+			credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
+			items: [{ json: { phone: '+919812345678', name: 'Asha', orderId: '1', eta: 'Mon' } }],
+			parameters: { Messaging: valid },
+		});
+		const asTool = await runAsTool(valid);
+		const { message, description } = inWorkflow.error!;
+		expect(message).toMatch(/503/);
+		expect(description).toBeTruthy();
+		expect(asTool.error?.message).toBe(`${message.replace(/[\s.]+$/, '')}. ${description}`);
+	});
+
 	test('in a workflow the same error keeps its item number, with the fix as its description', async () => {
 		const { error } = await runWorkflow({
 			workflow: loadWorkflowFixture('sms-send'),
