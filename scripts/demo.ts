@@ -2,11 +2,13 @@
  * `npm run demo`: every example workflow run through n8n (headless, `n8n execute`) against the sandbox, an
  * inbound WhatsApp message answered through the active Messaging Trigger, then what was sent, the
  * acknowledgements and the delivery events that followed, and an approval round trip (Send and Wait: asked, link
- * opened, resumed) through the running n8n. With
+ * opened, resumed) through the running n8n, and a customer's two messages answered by the WhatsApp assistant
+ * example's AI Agent (the local model double as its model, its memory per sender). With
  * MESSAGING_BASE_URL and MESSAGING_API_KEY set, the same examples run against that provider instead.
  */
 import path from 'node:path';
 
+import { askTheAssistant, assistantTable } from './lib/demo-ai-assistant';
 import { answerInboundMessage, inboundTable } from './lib/demo-inbound';
 import { renderTable, truncate } from './lib/demo-tables';
 import { showApprovalRoundTrip } from './lib/demo-approval';
@@ -14,6 +16,7 @@ import { loadExamples, waitsForAnswer, type Example } from './lib/examples';
 import { startLocalStack, type LocalStack } from './lib/local-stack';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
 import { SandboxAdmin, type RecordedRequest } from './lib/sandbox-admin';
+import { ModelDoubleAdmin } from './model-double/admin';
 import { executeWorkflow, outputItemsOf } from './n8n/cli';
 import { ensureN8nInstalled } from './n8n/install';
 import { CACHE_DIR } from './n8n/paths';
@@ -140,12 +143,25 @@ async function main(): Promise<number> {
 			);
 		}
 		const approvalOk = admin ? await showApprovalRoundTrip(stack, admin) : true;
+		const assistant = admin
+			? await askTheAssistant(
+					admin,
+					new ModelDoubleAdmin(stack.modelDouble.baseUrl),
+					stack.n8n.baseUrl,
+					examples,
+				)
+			: undefined;
+		if (assistant)
+			console.log(
+				`\nA customer wrote twice to the WhatsApp assistant: n8n's AI Agent answered through the local model double, which echoes the message and the earlier ones the agent's memory gave it\n\n${assistantTable(assistant)}`,
+			);
+		const assistantOk = assistant?.every((exchange) => exchange.reply) ?? true;
 		const failed = sent.filter((entry) => entry.error);
 		for (const entry of failed) console.log(`\n✗ ${entry.example.workflow.name}: ${entry.error}`);
 		console.log(
 			`\n${sent.length - failed.length} of ${sent.length} sends acknowledged${routed.length ? `; ${routed.length} rows on error outputs` : ''}.`,
 		);
-		return failed.length === 0 && sent.length > 0 && approvalOk ? 0 : 1;
+		return failed.length === 0 && sent.length > 0 && approvalOk && assistantOk ? 0 : 1;
 	} finally {
 		await stack?.stop();
 	}

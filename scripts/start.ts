@@ -7,6 +7,7 @@ import path from 'node:path';
 import {
 	importCredentialsUnlessUnchanged,
 	messagingApiCredential,
+	openAiCredential,
 	packageHasTrigger,
 	signingSecretCredential,
 } from './lib/credentials';
@@ -28,6 +29,7 @@ import {
 } from './lib/sandbox-server';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
 import { StopSwitch } from './lib/process-group';
+import { startModelDouble, type ModelDouble } from './model-double/server';
 import { ensureN8nInstalled } from './n8n/install';
 import { buildAndPack, installPackageIntoUserFolder } from './n8n/package';
 import { CACHE_DIR } from './n8n/paths';
@@ -44,8 +46,10 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const n8nPort = readPortFromEnv('N8N_PORT', 5678);
 	const sandboxPort = readPortFromEnv('SANDBOX_PORT', 4010);
+	const modelPort = readPortFromEnv('MODEL_DOUBLE_PORT', 5680);
 	await assertPortFree(n8nPort, 'the n8n editor', 'N8N_PORT');
 	await assertPortFree(sandboxPort, 'the sandbox', 'SANDBOX_PORT');
+	await assertPortFree(modelPort, 'the model double', 'MODEL_DOUBLE_PORT');
 
 	await ensureN8nInstalled(step);
 	const packed = await buildAndPack(path.join(CACHE_DIR, 'pack'), { reuseIfUnchanged: true });
@@ -60,9 +64,11 @@ async function main(): Promise<void> {
 
 	let sandbox: SandboxServer | undefined;
 	let n8n: N8nServer | undefined;
+	let modelDouble: ModelDouble | undefined;
 	const stopSwitch = new StopSwitch('n8n and the sandbox', async () => {
 		await n8n?.stop();
 		await sandbox?.stop();
+		await modelDouble?.stop();
 	});
 
 	try {
@@ -70,9 +76,11 @@ async function main(): Promise<void> {
 		const origin = `http://${LOOPBACK}:${n8nPort}`;
 		const target = { userFolder: USER_FOLDER, port: n8nPort };
 		const hasTrigger = packageHasTrigger(USER_FOLDER);
+		modelDouble = await startModelDouble(modelPort);
 		await importCredentialsUnlessUnchanged(target, [
 			messagingApiCredential(sandboxBaseUrl, SANDBOX_API_KEY),
 			...(hasTrigger ? [signingSecretCredential(SANDBOX_SIGNING_SECRET)] : []),
+			openAiCredential(modelDouble.openAiBaseUrl),
 		]);
 		const examples = loadExamples();
 		const imported = await importExamples(target, examples, { origin, keepUnchanged: true });
@@ -121,6 +129,7 @@ Ready in ${Math.round((Date.now() - started) / 1000)} s.
   n8n editor   ${n8n.baseUrl}
   login        ${owner.email} / ${owner.password}
   sandbox API  ${sandbox.baseUrl}  (API key ${SANDBOX_API_KEY}; what it received: ${sandbox.baseUrl}/__admin/requests)
+  model double ${modelDouble.openAiBaseUrl}  (the "OpenAI (local model double)" credential; what it received: ${modelDouble.baseUrl}/__admin/requests)
 
 The "Messaging Sandbox" credential points at the sandbox and the examples are in Overview → Workflows:
 open one and click "Execute workflow". A customer writing on WhatsApp (answered by the inbound-reply example):

@@ -8,6 +8,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { toolDescriptionFields } from './actions/common/toolDescriptions';
 import { route } from './actions/router';
 import * as sms from './actions/sms';
 import * as whatsapp from './actions/whatsapp';
@@ -33,6 +34,7 @@ export class Messaging implements INodeType {
 		waitingNodeTooltip:
 			'={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers" : "" }}',
 		properties: [
+			...toolDescriptionFields,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { checkAiAgent } from '../../test/e2e/ai-agent.e2e';
 import { checkDeliveryEvents } from '../../test/e2e/delivery-events.e2e';
 import { checkEditor } from '../../test/e2e/editor.e2e';
 import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
@@ -22,6 +23,7 @@ import { checkExamples, type Acknowledgement } from '../../test/e2e/examples.e2e
 import { loadExamples } from '../lib/examples';
 import { startLocalStack, type LocalStack } from '../lib/local-stack';
 import { SandboxAdmin } from '../lib/sandbox-admin';
+import { ModelDoubleAdmin } from '../model-double/admin';
 import { ensureN8nInstalled } from '../n8n/install';
 import { REPO_ROOT } from '../n8n/paths';
 
@@ -167,6 +169,11 @@ async function main(): Promise<number> {
 				name: 'trigger-burst',
 				title: 'Messaging Trigger under a burst',
 				run: () => checkTriggerBurst(context, runner),
+			},
+			{
+				name: 'ai-agent',
+				title: "n8n's AI Agent with the Messaging node as its tool",
+				run: () => checkAiAgent(context, runner, new ModelDoubleAdmin(stack!.modelDouble.baseUrl)),
 			},
 		];
 		await runPhases(phases, selectedPhases(phases));

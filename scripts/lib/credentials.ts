@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { importCredentials, type CredentialToImport, type N8nCliTarget } from '../n8n/cli';
-import { EXAMPLE_CREDENTIAL } from './examples';
+import { EXAMPLE_CREDENTIAL, MODEL_CREDENTIAL } from './examples';
 
 export const SIGNING_SECRET_CREDENTIAL = {
 	id: 'msgSandboxSign01',
@@ -16,6 +16,11 @@ export function messagingApiCredential(
 	name = EXAMPLE_CREDENTIAL.name,
 ): CredentialToImport {
 	return { id: EXAMPLE_CREDENTIAL.id, name, type: 'messagingApi', data: { apiKey, baseUrl } };
+}
+
+/** n8n's OpenAI credential with its Base URL on an OpenAI-compatible server, e.g. the model double's `/v1`. */
+export function openAiCredential(baseUrl: string, apiKey = 'sk-model-double'): CredentialToImport {
+	return { ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey, url: baseUrl } };
 }
 
 export function signingSecretCredential(signingSecret: string): CredentialToImport {

@@ -9,6 +9,15 @@ export const MESSAGING_TRIGGER_NODE_TYPE = 'n8n-nodes-messaging.messagingTrigger
 /** The credential the examples point at; `npm start`, the demo and the e2e create it under this id. */
 export const EXAMPLE_CREDENTIAL = { id: 'msgSandboxCred01', name: 'Messaging Sandbox' };
 
+/**
+ * The OpenAI credential the AI examples' chat model uses; `npm start`, the demo and the e2e point its Base URL at
+ * the local model double. Point it at https://api.openai.com/v1 with a real key to use a real model.
+ */
+export const MODEL_CREDENTIAL = { id: 'modelDoubleCred1', name: 'OpenAI (local model double)' };
+
+/** The WhatsApp assistant: inbound messages answered by an AI Agent with a memory per sender. */
+export const AI_ASSISTANT_EXAMPLE_ID = 'exWaAiAssist0001';
+
 /** The example that answers inbound WhatsApp messages; the demo, `npm start` and the e2e point the account webhook at it. */
 export const INBOUND_REPLY_EXAMPLE_ID = 'exWaInboundRep01';
 

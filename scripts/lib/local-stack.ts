@@ -9,7 +9,8 @@ import {
 } from '../n8n/package';
 import { N8nRestClient, type OwnerAccount } from '../n8n/rest-client';
 import { startN8nServer, type N8nServer } from '../n8n/server';
-import { messagingApiCredential, signingSecretCredential } from './credentials';
+import { startModelDouble, type ModelDouble } from '../model-double/server';
+import { messagingApiCredential, openAiCredential, signingSecretCredential } from './credentials';
 import { activateTriggerExamples, importExamples } from './example-import';
 import type { Example } from './examples';
 import { findFreePort, LOOPBACK } from './ports';
@@ -39,6 +40,8 @@ export interface LocalStackOptions {
 export interface LocalStack {
 	packed: PackedPackage;
 	sandbox?: SandboxServer;
+	/** The OpenAI-compatible model the AI examples' credential points at. */
+	modelDouble: ModelDouble;
 	n8n: N8nServer;
 	rest: N8nRestClient;
 	cli: N8nCliTarget;
@@ -63,9 +66,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 	started = Date.now();
 	let sandbox: SandboxServer | undefined;
 	let n8n: N8nServer | undefined;
+	let modelDouble: ModelDouble | undefined;
 	const stop = async () => {
 		await n8n?.stop();
 		await sandbox?.stop();
+		await modelDouble?.stop();
 	};
 	try {
 		const n8nPort = await findFreePort();
@@ -76,9 +81,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 				path.join(options.userFolder, 'sandbox.log'),
 			);
 		const api = options.provider ?? { baseUrl: sandbox!.baseUrl, apiKey: SANDBOX_API_KEY };
+		modelDouble = await startModelDouble(await findFreePort());
 		await importCredentials(cli, [
 			messagingApiCredential(api.baseUrl, api.apiKey),
 			signingSecretCredential(SANDBOX_SIGNING_SECRET),
+			openAiCredential(modelDouble.openAiBaseUrl),
 		]);
 		await importExamples(cli, options.examples, {
 			origin: `http://${LOOPBACK}:${n8nPort}`,
@@ -100,7 +107,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 		options.log(
 			`n8n ${n8n.baseUrl} running${activated.length ? `, active: ${activated.join(', ')}` : ''} (${seconds()})`,
 		);
-		return { packed, sandbox, n8n, rest, cli, stop };
+		return { packed, sandbox, modelDouble, n8n, rest, cli, stop };
 	} catch (error) {
 		await stop();
 		throw error;

@@ -42,6 +42,10 @@ export async function checkInstalledPackage(
 				!fs.existsSync(path.join(context.installedPackageDir, 'dist', 'sandbox')),
 				'the sandbox must not be shipped',
 			);
+			assert(
+				!fs.existsSync(path.join(context.installedPackageDir, 'dist', 'scripts')),
+				'the scripts (the model double among them) must not be shipped',
+			);
 		},
 	);
 

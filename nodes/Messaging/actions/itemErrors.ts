@@ -1,6 +1,9 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
+/** How validation errors open (issueToNodeError), whichever way items are numbered there. */
+const ITEM_PREFIX = /^Item \d+: /;
+
 export function asNodeError(
 	context: IExecuteFunctions,
 	error: unknown,
@@ -8,6 +11,24 @@ export function asNodeError(
 ): NodeOperationError | NodeApiError {
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * n8n runs a node as an AI Agent's tool under its tool type (`<package>.messagingTool`); the context's
+ * isToolExecution() is false there when the agent hands the call to the workflow engine, so the type decides.
+ */
+export function runsAsAgentTool(context: IExecuteFunctions): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
+/**
+ * A model reads only an error's message (n8n hands it `{ "error": message }`) about the one call it made, so
+ * the message drops the item number, which means nothing to it, and carries the fix, so it can call again.
+ */
+export function messageForAgent(error: NodeOperationError | NodeApiError): string {
+	const problem = error.message.replace(ITEM_PREFIX, '');
+	const fix = typeof error.description === 'string' ? error.description.trim() : '';
+	return fix ? `${problem.replace(/[\s.]+$/, '')}. ${fix}` : problem;
 }
 
 /**
@@ -21,6 +42,8 @@ export function errorItem(
 	itemIndex: number,
 ): INodeExecutionData {
 	const facts: JsonObject = {};
+	if (runsAsAgentTool(context))
+		return { json: { error: messageForAgent(error) }, pairedItem: { item: itemIndex } };
 	if (typeof error.description === 'string' && error.description)
 		facts.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) facts.httpCode = error.httpCode;

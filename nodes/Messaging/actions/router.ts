@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { readEndpoint } from '../transport/endpoint';
 import { ItemParameters } from './common/itemParameters';
 import { readBatchSettings, readSendSettings } from './common/sendSettings';
-import { asNodeError, errorItem } from './itemErrors';
+import { asNodeError, errorItem, messageForAgent, runsAsAgentTool } from './itemErrors';
 import { sendAll, type IndexedSend, type PreparedSend } from './sendPrepared';
 import * as sms from './sms';
 import type { MessagingResource, OperationModule } from './types';
@@ -87,7 +87,7 @@ function splitOutcomes(outcomes: ItemOutcome[]) {
 }
 
 /** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
-export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const continueOnFail = this.continueOnFail();
 	const parameters = new ItemParameters(this);
 	const operation = resolveOperation(this);
@@ -106,4 +106,16 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 	const output = results as INodeExecutionData[];
 	return operation.afterSend ? await operation.afterSend(this, output) : [output];
+}
+
+/** As an agent's tool, a failure is the model's answer: n8n passes the message on and the workflow goes on. */
+export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	if (!runsAsAgentTool(this)) return await routeItems.call(this);
+	try {
+		return await routeItems.call(this);
+	} catch (error) {
+		const nodeError = asNodeError(this, error, 0);
+		nodeError.message = messageForAgent(nodeError);
+		throw nodeError;
+	}
 }
