@@ -146,15 +146,20 @@ export async function checkQueueEvents(
 				);
 				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
 				await new Promise((resolve) => setTimeout(resolve, 5000));
-				assertEqual(
-					duplicatesRun(recorder, 'trigger') - duplicatesBefore,
-					0,
-					'retried events run twice',
+				const ranTwice = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
+				console.log(
+					`      ${ranTwice} of ${settings.retried} events ran twice after their retry reached the webhook process`,
 				);
+				assertEqual(ranTwice, 0, 'retried events run twice');
 			},
 		);
+		// Static data is written whole, and the last save wins. Each process's save carries every id it had accepted
+		// when n8n serialised it, and the ids of the other process it had merged from what it loaded. So what the
+		// last save can lack is what the other process accepted after the last of its saves this process loaded:
+		// its deliveries in flight then, at most its share of the concurrency.
+		const restartBound = settings.concurrency / 2;
 		await runner.check(
-			`${settings.retried} events retried after every n8n process restarted run once, but for the last few in flight at two processes`,
+			`${settings.retried} events retried after every n8n process restarted run once, but for at most ${restartBound} (the other process's deliveries in flight when the last save landed; the count printed)`,
 			async () => {
 				const events = Array.from({ length: settings.retried }, statusEvent);
 				const before = recorder.runsOf('trigger').size;
@@ -177,13 +182,13 @@ export async function checkQueueEvents(
 				);
 				await new Promise((resolve) => setTimeout(resolve, 5000));
 				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
-				// n8n writes static data whole, so of two processes saving at once the last one wins: the events the other
-				// accepted in that moment (at most as many as were in flight) are not in the saved set (README: the limit).
 				const ranAgain = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
-				console.log(`      ${ranAgain} of ${settings.retried} events ran again after the restart`);
+				console.log(
+					`      ${ranAgain} of ${settings.retried} events ran again after the restart (bound ${restartBound}, ${settings.concurrency / 2} concurrent deliveries per process)`,
+				);
 				assert(
-					ranAgain <= settings.concurrency,
-					`${ranAgain} events ran again after the restart, more than the ${settings.concurrency} in flight`,
+					ranAgain <= restartBound,
+					`${ranAgain} events ran again after the restart, more than the ${restartBound} the other process can have in flight`,
 				);
 			},
 		);
