@@ -16,6 +16,7 @@ import { checkInboundMessages } from '../../test/e2e/inbound-messages.e2e';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
+import { checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
 import type { E2eContext } from '../../test/e2e/context';
 import { checkExamples, type Acknowledgement } from '../../test/e2e/examples.e2e';
 import { loadExamples } from '../lib/examples';
@@ -123,6 +124,7 @@ async function main(): Promise<number> {
 				'n8n-nodes-messaging',
 			),
 			screenshotsDir: SCREENSHOTS_DIR,
+			restartN8n: () => stack!.restartN8n(),
 		};
 
 		const acknowledgements = new Map<string, Acknowledgement>();
@@ -161,6 +163,12 @@ async function main(): Promise<number> {
 				name: 'trigger-burst',
 				title: 'Messaging Trigger under a burst',
 				run: () => checkTriggerBurst(context, runner),
+			},
+			// Last: it restarts n8n.
+			{
+				name: 'trigger-restart',
+				title: 'Messaging Trigger retries after n8n restarts',
+				run: () => checkTriggerRestart(context, runner),
 			},
 		];
 		await runPhases(phases, selectedPhases(phases));
