@@ -85,47 +85,39 @@ const PROCESS_NAMES = ['main', 'webhook process'];
 
 /**
  * n8n writes static data whole and the last save wins. Each process's save holds every id it had accepted when n8n
- * serialised it, and the other process's ids as far as it had merged them from what its deliveries loaded. So after
- * a restart only the other process's events can run again, and of those only the ones it accepted after the last
- * save the winner loaded: the winner's last load comes after its last delivery was sent, so they are among the
- * other process's deliveries answered after that moment (in flight then, or sent later).
+ * serialised it (so a process never loses its own ids, whatever order its saves land in), and the other process's
+ * ids only as far as its deliveries had loaded them. So after a restart only one process's events can run again:
+ * those the other, the one that saved last, had not loaded before its last save, typically the tail of the first
+ * process's deliveries, whose saves the last one's overwrote. When that happens depends on when the winner's loads
+ * met the other's saves, which no client can see: the count is printed and held to the concurrency, the deliveries
+ * both processes have in flight.
  */
 function restartGap(
 	eventIds: string[],
 	timings: Array<Map<string, { sentAt: number; answeredAt: number }>>,
 	ranAgain: (eventId: string) => boolean,
+	allowed: number,
 ) {
 	const processOf = (id: string) => timings.findIndex((byEvent) => byEvent.has(id));
-	const lastSent = timings.map((byEvent) =>
-		Math.max(...[...byEvent.values()].map((t) => t.sentAt)),
-	);
-	const allowedFrom = (process: number) =>
-		[...timings[process].entries()]
-			.filter(([, t]) => t.answeredAt > lastSent[1 - process])
-			.map(([id]) => id);
 	const again = eventIds.filter(ranAgain);
 	const processes = [...new Set(again.map(processOf))];
-	const bounds = [0, 1].map((process) => allowedFrom(process));
-	const describeBound = (process: number) =>
-		`${bounds[process].length} of the ${PROCESS_NAMES[process]}'s events answered after the ${PROCESS_NAMES[1 - process]}'s last delivery was sent`;
-	if (processes.length === 0)
-		return {
-			ranAgain: again,
-			holds: true,
-			summary: `bound: ${describeBound(0)}; ${describeBound(1)}`,
-		};
 	if (processes.length > 1)
 		return {
 			ranAgain: again,
 			holds: false,
-			summary: `events of both processes ran again: a process's own save lost some of its own ids`,
+			summary: `events of both processes ran again: a process's save lost some of its own ids`,
 		};
-	const process = processes[0];
-	const outside = again.filter((id) => !bounds[process].includes(id));
+	const lastAnswered = timings.map((byEvent) =>
+		Math.max(...[...byEvent.values()].map((timing) => timing.answeredAt)),
+	);
+	const finishedFirst = lastAnswered[0] <= lastAnswered[1] ? 0 : 1;
+	const whose = processes.length
+		? `all first accepted by the ${PROCESS_NAMES[processes[0]]}`
+		: 'none';
 	return {
 		ranAgain: again,
-		holds: again.length <= bounds[process].length,
-		summary: `all first accepted by the ${PROCESS_NAMES[process]}; bound: ${describeBound(process)} (${again.length - outside.length} of those that ran again are among them)`,
+		holds: again.length <= allowed,
+		summary: `${whose} (the ${PROCESS_NAMES[finishedFirst]} answered its last delivery first); allowed ${allowed}, one process's only`,
 	};
 }
 
@@ -203,7 +195,7 @@ export async function checkQueueEvents(
 			},
 		);
 		await runner.check(
-			`${settings.retried} events retried after every n8n process restarted run once, but for what whole-object saves allow: events of one process only, accepted after the other's last delivery was sent (the count and the bound printed)`,
+			`${settings.retried} events retried after every n8n process restarted run once, but for what whole-object saves allow: events of one process only, at most the ${settings.concurrency} in flight (the count printed)`,
 			async () => {
 				const events = Array.from({ length: settings.retried }, statusEvent);
 				const before = recorder.runsOf('trigger').size;
@@ -236,6 +228,7 @@ export async function checkQueueEvents(
 					events.map((event) => event.event_id),
 					first.timings,
 					(id) => (recorder.runsOf('trigger').get(id) ?? 0) > 1,
+					settings.concurrency,
 				);
 				console.log(
 					`      ${ranAgain} of ${settings.retried} events ran again after the restart; ${verdict.summary}`,
