@@ -1,5 +1,10 @@
 import { randomUUID } from 'crypto';
 
+import { RecentlyUsedMap } from './recentlyUsedMap';
+import { EventIdsSave, type SavedEventIds, type SavedEventIdsSource } from './savedEventIds';
+
+export type { SavedEventIds } from './savedEventIds';
+
 /** Event ids one trigger remembers in one n8n process: about 1 MB at the most. */
 export const REMEMBERED_EVENT_IDS = 10_000;
 /**
@@ -31,8 +36,8 @@ export class RecentEventIds {
 		if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as string);
 	}
 
-	delete(eventId: string): void {
-		this.ids.delete(eventId);
+	delete(eventId: string): boolean {
+		return this.ids.delete(eventId);
 	}
 
 	get size(): number {
@@ -50,63 +55,78 @@ export class RecentEventIds {
 	}
 }
 
-/** How the ids travel in static data; the stamp changes with every save, so a reader merges each version once. */
-export interface SavedEventIds {
-	recentEventIds?: unknown;
-	recentEventIdsStamp?: unknown;
-}
-
 const NOT_READ_YET = Symbol('not read yet');
 
 /**
  * One trigger's memory of accepted event ids in this process. Claiming is synchronous, so two deliveries of one
  * event that overlap in this process can never both claim it. Saved ids of other processes are merged in as
- * their versions appear in static data. Every delivery that claimed something is saved: n8n answers only after
- * saving, so a sender's retry, wherever it arrives, finds the id saved.
+ * their versions appear in static data. Every delivery that claimed something writes a save, which n8n serialises
+ * only when it saves it (see EventIdsSave): n8n answers after saving, so a sender's retry, wherever it arrives,
+ * finds the id saved, whatever order n8n's concurrent saves land in.
  */
-export class EventIdMemory {
+export class EventIdMemory implements SavedEventIdsSource {
 	private readonly ids = new RecentEventIds([], REMEMBERED_EVENT_IDS);
 	private readonly writer = randomUUID();
+	private version = 0;
 	private lastMergedStamp: unknown = NOT_READ_YET;
-	private saves = 0;
-	private unsaved = 0;
+	private unsavedWarningDue = true;
 
+	/** Our own saves are skipped: this memory already holds their ids, and not the ones it gave up since. */
 	merge(saved: SavedEventIds): void {
-		if (saved.recentEventIdsStamp === this.lastMergedStamp) return;
-		this.lastMergedStamp = saved.recentEventIdsStamp;
+		const stamp = saved.recentEventIdsStamp;
+		if (stamp !== undefined && stamp === this.lastMergedStamp) return;
+		if (typeof stamp === 'string' && stamp.startsWith(`${this.writer}:`)) return;
+		this.lastMergedStamp = stamp;
 		if (!Array.isArray(saved.recentEventIds)) return;
 		for (const id of saved.recentEventIds)
-			if (typeof id === 'string' && !this.ids.has(id)) this.ids.add(id);
+			if (typeof id === 'string' && !this.ids.has(id)) {
+				this.ids.add(id);
+				this.version++;
+			}
 	}
 
 	/** True when this delivery is the first to claim the event. */
 	claim(eventId: string): boolean {
 		if (this.ids.has(eventId)) return false;
 		this.ids.add(eventId);
-		this.unsaved++;
+		this.version++;
 		return true;
 	}
 
 	/** Gives up a claim whose event never reached n8n, so the sender's retry runs it. */
 	release(eventId: string): void {
-		this.ids.delete(eventId);
+		if (this.ids.delete(eventId)) this.version++;
 	}
 
-	/** The static data to write now, or undefined when nothing was claimed since the last save. */
-	takeSave(): { recentEventIds: string[]; recentEventIdsStamp: string } | undefined {
-		if (this.unsaved === 0) return undefined;
-		this.unsaved = 0;
-		const stamp = `${this.writer}:${++this.saves}`;
-		this.lastMergedStamp = stamp;
-		return { recentEventIds: this.ids.newest(SAVED_EVENT_IDS), recentEventIdsStamp: stamp };
+	/** A write of the newest ids into static data, read when n8n serialises it. */
+	newSave(): EventIdsSave {
+		return new EventIdsSave(this);
+	}
+
+	savedIds(): string[] {
+		return this.ids.newest(SAVED_EVENT_IDS);
+	}
+
+	stamp(): string {
+		return `${this.writer}:${this.version}`;
+	}
+
+	/** True the first time only: a save that did not reach the database is reported once per trigger and process. */
+	takeUnsavedWarning(): boolean {
+		const due = this.unsavedWarningDue;
+		this.unsavedWarningDue = false;
+		return due;
 	}
 }
+
+/** Triggers whose memory one process keeps; the least recently used beyond it is dropped (about 1 MB each at most). */
+export const REMEMBERED_TRIGGERS = 100;
 
 /**
  * Process-wide on purpose: n8n loads a fresh copy of the workflow, static data included, for every webhook
  * request, and offers a node no shared store it could claim an id in atomically. Keyed by workflow and node.
  */
-const memories = new Map<string, EventIdMemory>();
+const memories = new RecentlyUsedMap<string, EventIdMemory>(REMEMBERED_TRIGGERS);
 
 export function eventIdMemoryOf(workflowId: string, nodeId: string): EventIdMemory {
 	const key = `${workflowId}/${nodeId}`;
@@ -116,4 +136,8 @@ export function eventIdMemoryOf(workflowId: string, nodeId: string): EventIdMemo
 		memories.set(key, memory);
 	}
 	return memory;
+}
+
+export function rememberedTriggerCount(): number {
+	return memories.size;
 }

@@ -2,7 +2,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { readHeader } from '../shared/readHeader';
 import { parseDeliveryEvents, type MessagingEvent } from './events';
-import { readSigningSecret } from './signingSecret';
+import { readSigningSecret, SIGNING_SECRET_RECHECK_MS } from './signingSecret';
 import {
 	SIGNATURE_HEADER,
 	TIMESTAMP_HEADER,
@@ -59,7 +59,8 @@ export async function readVerifiedEvents(
 		return { refusal: { statusCode: 413, code: 'body_too_large', message } };
 	}
 	let secret = await readSigningSecret(context);
-	if (!secret.signingSecret && secret.cached) secret = await readSigningSecret(context, true);
+	if (!secret.signingSecret && !secret.reread)
+		secret = await readSigningSecret(context, SIGNING_SECRET_RECHECK_MS);
 	if (!secret.signingSecret) {
 		// 500 rather than 401: the sender is not at fault, and its retries keep the events until this is fixed.
 		const message =
@@ -77,9 +78,9 @@ export async function readVerifiedEvents(
 			toleranceSeconds: options.timestampToleranceSeconds ?? DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
 		});
 	let verification = verify(secret.signingSecret);
-	if (!verification.valid && verification.reason === 'invalid_signature' && secret.cached) {
-		secret = await readSigningSecret(context, true);
-		if (secret.signingSecret) verification = verify(secret.signingSecret);
+	if (!verification.valid && verification.reason === 'invalid_signature' && !secret.reread) {
+		secret = await readSigningSecret(context, SIGNING_SECRET_RECHECK_MS);
+		if (secret.reread && secret.signingSecret) verification = verify(secret.signingSecret);
 	}
 	if (!verification.valid) {
 		const { reason } = verification;

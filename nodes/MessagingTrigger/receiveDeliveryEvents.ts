@@ -6,6 +6,8 @@ import {
 } from 'n8n-workflow';
 
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
+import type { EventIdsSave } from './savedEventIds';
+import { warnUnsaved } from './unsavedWarning';
 import { outputItemOf } from './inboundMessages';
 import { readVerifiedEvents, type TriggerOptions } from './readVerifiedEvents';
 import { refuse } from './refusal';
@@ -30,34 +32,41 @@ function eventIdMemoryFor(context: IWebhookFunctions): EventIdMemory {
 }
 
 /**
- * n8n answers an accepted delivery only after it has created the execution, and answers 500 when it could not:
- * then the sender retries, and the retry must not be taken for a duplicate of an event that never ran.
- */
-function releaseClaimsUnlessAcknowledged(
-	context: IWebhookFunctions,
-	memory: EventIdMemory,
-	eventIds: string[],
-): void {
-	const response = context.getResponseObject();
-	response.once('finish', () => {
-		if (response.statusCode < 200 || response.statusCode > 299)
-			for (const id of eventIds) memory.release(id);
-	});
-}
-
-/**
  * n8n 2.40 builds a second Workflow over the same static data object after the webhook answers and before it saves
  * (WorkflowRunner.establishContextForPersistence), and that resets the changed flag this write set, so n8n would
  * never save it. Writing the stamp again a moment later, once n8n has done so but is still creating the execution,
- * sets the flag again. The first write stays: it is what this process's later requests read.
+ * sets the flag again.
  */
-function saveEventIds(
-	nodeStaticData: IDataObject,
-	save: { recentEventIds: string[]; recentEventIdsStamp: string },
-): void {
-	Object.assign(nodeStaticData, save);
+function writeEventIds(context: IWebhookFunctions, memory: EventIdMemory): EventIdsSave {
+	const nodeStaticData = context.getWorkflowStaticData('node');
+	const save = memory.newSave();
+	Object.assign(nodeStaticData, save.fields);
 	void sleep(0).then(() => {
-		nodeStaticData.recentEventIdsStamp = save.recentEventIdsStamp;
+		save.arm();
+		nodeStaticData.recentEventIdsStamp = save.fields.recentEventIdsStamp;
+	});
+	return save;
+}
+
+/**
+ * n8n answers an accepted delivery only after it has created the execution and saved the static data, and answers
+ * 500 when it could not create the execution: then the sender retries, and the retry must not be taken for a
+ * duplicate of an event that never ran. After a 2xx, n8n must have serialised the write to save it; when it did
+ * not, the workaround above no longer matches this n8n, and retries elsewhere or after a restart may run again.
+ */
+function settleWhenAnswered(
+	context: IWebhookFunctions,
+	memory: EventIdMemory,
+	eventIds: string[],
+	save: EventIdsSave,
+): void {
+	const response = context.getResponseObject();
+	response.once('finish', () => {
+		if (response.statusCode < 200 || response.statusCode > 299) {
+			for (const id of eventIds) memory.release(id);
+			return;
+		}
+		if (!save.serialised && memory.takeUnsavedWarning()) warnUnsaved(context);
 	});
 }
 
@@ -85,13 +94,13 @@ export async function receiveDeliveryEvents(
 		return { webhookResponse: summary };
 	}
 	if (memory) {
-		releaseClaimsUnlessAcknowledged(
+		const save = writeEventIds(this, memory);
+		settleWhenAnswered(
 			this,
 			memory,
 			accepted.map((event) => event.event_id),
+			save,
 		);
-		const save = memory.takeSave();
-		if (save) saveEventIds(this.getWorkflowStaticData('node'), save);
 	}
 	return {
 		webhookResponse: summary,

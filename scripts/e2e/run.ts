@@ -18,6 +18,7 @@ import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { checkProviderBudgets } from '../../test/e2e/provider-budgets.e2e';
 import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
+import { checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
 import type { E2eContext } from '../../test/e2e/context';
 import { checkExamples, type Acknowledgement } from '../../test/e2e/examples.e2e';
 import { loadExamples } from '../lib/examples';
@@ -126,6 +127,7 @@ async function main(): Promise<number> {
 				'n8n-nodes-messaging',
 			),
 			screenshotsDir: SCREENSHOTS_DIR,
+			restartN8n: () => stack!.restartN8n(),
 		};
 
 		const acknowledgements = new Map<string, Acknowledgement>();
@@ -174,6 +176,12 @@ async function main(): Promise<number> {
 				name: 'ai-agent',
 				title: "n8n's AI Agent with the Messaging node as its tool",
 				run: () => checkAiAgent(context, runner, new ModelDoubleAdmin(stack!.modelDouble.baseUrl)),
+			},
+			// Last: it restarts n8n.
+			{
+				name: 'trigger-restart',
+				title: 'Messaging Trigger retries after n8n restarts',
+				run: () => checkTriggerRestart(context, runner),
 			},
 		];
 		await runPhases(phases, selectedPhases(phases));

@@ -1,6 +1,7 @@
 /**
  * `npm run test:burst`: only the Messaging Trigger burst of the e2e, in a fresh n8n with the packed package:
- * the figures in the README's "Under a burst" come from here. Options: BURST_EVENTS, BURST_CONCURRENCY.
+ * the figures in the README's "Under a burst" come from here, then the retries after n8n restarts. Options:
+ * BURST_EVENTS, BURST_CONCURRENCY.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,8 @@ import {
 	checkTriggerBurst,
 	DEFAULT_BURST,
 } from '../../test/e2e/trigger-burst.e2e';
+import type { E2eContext } from '../../test/e2e/context';
+import { checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
 import { loadExamples } from '../lib/examples';
 import { startLocalStack, type LocalStack } from '../lib/local-stack';
 import { SandboxAdmin } from '../lib/sandbox-admin';
@@ -44,27 +47,27 @@ async function main(): Promise<number> {
 			events: Number(process.env.BURST_EVENTS ?? DEFAULT_BURST.events),
 			concurrency: Number(process.env.BURST_CONCURRENCY ?? DEFAULT_BURST.concurrency),
 		};
-		await checkTriggerBurst(
-			{
-				n8nBaseUrl: stack.n8n.baseUrl,
-				cli: stack.cli,
-				rest: stack.rest,
-				owner,
-				sandboxBaseUrl: stack.sandbox!.baseUrl,
-				sandbox: new SandboxAdmin(stack.sandbox!.baseUrl),
-				examples: loadExamples(),
-				installedPackageDir: path.join(
-					userFolder,
-					'.n8n',
-					'nodes',
-					'node_modules',
-					'n8n-nodes-messaging',
-				),
-				screenshotsDir: runDir,
-			},
-			runner,
-			settings,
-		);
+		const started = stack;
+		const context: E2eContext = {
+			n8nBaseUrl: started.n8n.baseUrl,
+			cli: started.cli,
+			rest: started.rest,
+			owner,
+			sandboxBaseUrl: started.sandbox!.baseUrl,
+			sandbox: new SandboxAdmin(started.sandbox!.baseUrl),
+			examples: loadExamples(),
+			installedPackageDir: path.join(
+				userFolder,
+				'.n8n',
+				'nodes',
+				'node_modules',
+				'n8n-nodes-messaging',
+			),
+			screenshotsDir: runDir,
+			restartN8n: () => started.restartN8n(),
+		};
+		await checkTriggerBurst(context, runner, settings);
+		await checkTriggerRestart(context, runner);
 	} finally {
 		await stack?.stop();
 	}

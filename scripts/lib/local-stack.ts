@@ -45,6 +45,8 @@ export interface LocalStack {
 	n8n: N8nServer;
 	rest: N8nRestClient;
 	cli: N8nCliTarget;
+	/** Stops n8n and starts it again on the same port and database, as an operator restarting it would. */
+	restartN8n(): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -96,18 +98,26 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 		);
 
 		started = Date.now();
-		n8n = await startN8nServer({
+		const n8nConfig = {
 			userFolder: options.userFolder,
 			port: n8nPort,
 			brokerPort: await findFreePort(),
-		});
+		};
+		n8n = await startN8nServer(n8nConfig);
 		const rest = new N8nRestClient(n8n.baseUrl);
 		await rest.setupOwnerOrLogin(options.owner);
 		const activated = await activateTriggerExamples(rest, options.examples);
 		options.log(
 			`n8n ${n8n.baseUrl} running${activated.length ? `, active: ${activated.join(', ')}` : ''} (${seconds()})`,
 		);
-		return { packed, sandbox, modelDouble, n8n, rest, cli, stop };
+		const restartN8n = async () => {
+			await n8n?.stop();
+			n8n = await startN8nServer(n8nConfig);
+			stack.n8n = n8n;
+			await rest.setupOwnerOrLogin(options.owner);
+		};
+		const stack: LocalStack = { packed, sandbox, modelDouble, n8n, rest, cli, restartN8n, stop };
+		return stack;
 	} catch (error) {
 		await stop();
 		throw error;

@@ -15,4 +15,6 @@ export interface E2eContext {
 	/** Where the installed package lives: `<N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-messaging`. */
 	installedPackageDir: string;
 	screenshotsDir: string;
+	/** Stops n8n and starts it again on the same port and database. */
+	restartN8n(): Promise<void>;
 }

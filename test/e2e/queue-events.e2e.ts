@@ -56,6 +56,7 @@ async function deliverSpread(
 	return {
 		answers: rounds.map((round) => describeAnswers(round.answers)),
 		startedAt: Math.min(...rounds.map((round) => round.startedAt)),
+		timings: rounds.map((round) => round.timings),
 	};
 }
 
@@ -78,6 +79,46 @@ async function measure(
 		`      ${target.source}: ${(settings.events / seconds).toFixed(1)} events run/s (${seconds.toFixed(1)} s; main ${delivered.answers[0]} / webhook process ${delivered.answers[1]})`,
 	);
 	return { answers: delivered.answers, eventsPerSecond: settings.events / seconds };
+}
+
+const PROCESS_NAMES = ['main', 'webhook process'];
+
+/**
+ * n8n writes static data whole and the last save wins. Each process's save holds every id it had accepted when n8n
+ * serialised it (so a process never loses its own ids, whatever order its saves land in), and the other process's
+ * ids only as far as its deliveries had loaded them. So after a restart only one process's events can run again:
+ * those the other, the one that saved last, had not loaded before its last save, typically the tail of the first
+ * process's deliveries, whose saves the last one's overwrote. When that happens depends on when the winner's loads
+ * met the other's saves, which no client can see: the count is printed and held to the concurrency, the deliveries
+ * both processes have in flight.
+ */
+function restartGap(
+	eventIds: string[],
+	timings: Array<Map<string, { sentAt: number; answeredAt: number }>>,
+	ranAgain: (eventId: string) => boolean,
+	allowed: number,
+) {
+	const processOf = (id: string) => timings.findIndex((byEvent) => byEvent.has(id));
+	const again = eventIds.filter(ranAgain);
+	const processes = [...new Set(again.map(processOf))];
+	if (processes.length > 1)
+		return {
+			ranAgain: again,
+			holds: false,
+			summary: `events of both processes ran again: a process's save lost some of its own ids`,
+		};
+	const lastAnswered = timings.map((byEvent) =>
+		Math.max(...[...byEvent.values()].map((timing) => timing.answeredAt)),
+	);
+	const finishedFirst = lastAnswered[0] <= lastAnswered[1] ? 0 : 1;
+	const whose = processes.length
+		? `all first accepted by the ${PROCESS_NAMES[processes[0]]}`
+		: 'none';
+	return {
+		ranAgain: again,
+		holds: again.length <= allowed,
+		summary: `${whose} (the ${PROCESS_NAMES[finishedFirst]} answered its last delivery first); allowed ${allowed}, one process's only`,
+	};
 }
 
 /**
@@ -146,15 +187,15 @@ export async function checkQueueEvents(
 				);
 				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
 				await new Promise((resolve) => setTimeout(resolve, 5000));
-				assertEqual(
-					duplicatesRun(recorder, 'trigger') - duplicatesBefore,
-					0,
-					'retried events run twice',
+				const ranTwice = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
+				console.log(
+					`      ${ranTwice} of ${settings.retried} events ran twice after their retry reached the webhook process`,
 				);
+				assertEqual(ranTwice, 0, 'retried events run twice');
 			},
 		);
 		await runner.check(
-			`${settings.retried} events retried after every n8n process restarted run once, but for the last few in flight at two processes`,
+			`${settings.retried} events retried after every n8n process restarted run once, but for what whole-object saves allow: events of one process only, at most the ${settings.concurrency} in flight (the count printed)`,
 			async () => {
 				const events = Array.from({ length: settings.retried }, statusEvent);
 				const before = recorder.runsOf('trigger').size;
@@ -165,7 +206,12 @@ export async function checkQueueEvents(
 				await stack.restartN8n();
 				await waitUntilRegistered(trigger);
 				await waitUntilRegistered({ ...trigger, url: urlAt(trigger, stack.webhook.baseUrl) });
-				const retry = await deliverSpread(stack, trigger, events.reverse(), settings.concurrency);
+				const retry = await deliverSpread(
+					stack,
+					trigger,
+					[...events].reverse(),
+					settings.concurrency,
+				);
 				const half = `${settings.retried / 2} × 200`;
 				assertEqual(
 					[first.answers, retry.answers],
@@ -177,14 +223,18 @@ export async function checkQueueEvents(
 				);
 				await new Promise((resolve) => setTimeout(resolve, 5000));
 				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
-				// n8n writes static data whole, so of two processes saving at once the last one wins: the events the other
-				// accepted in that moment (at most as many as were in flight) are not in the saved set (README: the limit).
 				const ranAgain = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
-				console.log(`      ${ranAgain} of ${settings.retried} events ran again after the restart`);
-				assert(
-					ranAgain <= settings.concurrency,
-					`${ranAgain} events ran again after the restart, more than the ${settings.concurrency} in flight`,
+				const verdict = restartGap(
+					events.map((event) => event.event_id),
+					first.timings,
+					(id) => (recorder.runsOf('trigger').get(id) ?? 0) > 1,
+					settings.concurrency,
 				);
+				console.log(
+					`      ${ranAgain} of ${settings.retried} events ran again after the restart; ${verdict.summary}`,
+				);
+				assertEqual(ranAgain, verdict.ranAgain.length, 'events run again, counted two ways');
+				assert(verdict.holds, verdict.summary);
 			},
 		);
 		await runner.check(

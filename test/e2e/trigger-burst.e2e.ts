@@ -57,6 +57,8 @@ interface RoundResult {
 	answers: Answers;
 	startedAt: number;
 	answeredAt: number;
+	/** When each event's delivery was sent and answered (ms since the epoch). */
+	timings: Map<string, { sentAt: number; answeredAt: number }>;
 }
 
 export interface BurstTarget {
@@ -111,16 +113,20 @@ export async function deliverAll(
 	concurrency: number,
 ): Promise<RoundResult> {
 	const answers: Answers = new Map();
+	const timings: RoundResult['timings'] = new Map();
 	const startedAt = Date.now();
 	let next = 0;
 	const worker = async () => {
 		while (next < events.length) {
-			const status = await deliver(url, events[next++]);
+			const event = events[next++];
+			const sentAt = Date.now();
+			const status = await deliver(url, event);
+			timings.set(event.event_id, { sentAt, answeredAt: Date.now() });
 			answers.set(status, (answers.get(status) ?? 0) + 1);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, events.length) }, worker));
-	return { answers, startedAt, answeredAt: Date.now() };
+	return { answers, startedAt, answeredAt: Date.now(), timings };
 }
 
 export function describeAnswers(answers: Answers): string {

@@ -274,31 +274,14 @@ describe("Messaging Trigger webhook, over real HTTP with n8n-core's WebhookConte
 		const body = JSON.stringify(deliveryEvent());
 		const elsewhere = new EventIdMemory();
 		elsewhere.claim(JSON.parse(body).event_id);
-		harness.setStaticData({ 'node:Messaging Trigger': { ...elsewhere.takeSave() } });
+		harness.setStaticData({
+			'node:Messaging Trigger': JSON.parse(JSON.stringify(elsewhere.newSave().fields)),
+		});
 
 		const retry = await postDelivery(harness.url, body, { secret: SECRET });
 
 		expect(retry.body).toEqual({ received: 1, accepted: 0, duplicates: 1, filteredOut: 0 });
 		expect(harness.runs).toHaveLength(0);
-	});
-
-	it('reads the signing secret once for a burst, and at once again when a delivery no longer matches it', async () => {
-		await start();
-		for (let index = 0; index < 5; index++)
-			await postDelivery(harness.url, JSON.stringify(deliveryEvent()), { secret: SECRET });
-		expect(harness.credentialReads()).toBe(1);
-
-		harness.setSigningSecret('whsec_rotated_secret_7c1d');
-		const withNewSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), {
-			secret: 'whsec_rotated_secret_7c1d',
-		});
-		const withOldSecret = await postDelivery(harness.url, JSON.stringify(deliveryEvent()), {
-			secret: SECRET,
-		});
-
-		expect(withNewSecret.status).toBe(200);
-		expect(withOldSecret.status).toBe(401);
-		expect(harness.runs).toHaveLength(6);
 	});
 
 	it('saves on every delivery that accepted an event, so a retry anywhere finds it; duplicates save nothing', async () => {

@@ -3,8 +3,11 @@ import {
 	eventIdMemoryOf,
 	REMEMBERED_EVENT_IDS,
 	RecentEventIds,
+	REMEMBERED_TRIGGERS,
+	rememberedTriggerCount,
 	SAVED_EVENT_IDS,
 } from '../../../nodes/MessagingTrigger/deduplication';
+import type { EventIdsSave } from '../../../nodes/MessagingTrigger/savedEventIds';
 
 describe('RecentEventIds', () => {
 	it('remembers what was added', () => {
@@ -51,6 +54,13 @@ describe('RecentEventIds', () => {
 	});
 });
 
+function serialised(save: EventIdsSave): { recentEventIds: string[]; recentEventIdsStamp: string } {
+	return JSON.parse(JSON.stringify(save.fields)) as {
+		recentEventIds: string[];
+		recentEventIdsStamp: string;
+	};
+}
+
 describe('EventIdMemory', () => {
 	it('lets exactly one of any number of claims of one event through', () => {
 		const memory = new EventIdMemory();
@@ -76,27 +86,41 @@ describe('EventIdMemory', () => {
 		expect(memory.claim('evt_9')).toBe(true);
 	});
 
-	it(`offers its newest ${SAVED_EVENT_IDS} ids for saving whenever something was claimed since the last save`, () => {
+	it(`saves its newest ${SAVED_EVENT_IDS} ids as they are when n8n serialises the save, not when it was written`, () => {
 		const memory = new EventIdMemory();
-		expect(memory.takeSave()).toBeUndefined();
 		for (let index = 0; index < SAVED_EVENT_IDS + 5; index++) memory.claim(`evt_${index}`);
-
-		const first = memory.takeSave();
-		expect(first?.recentEventIds).toHaveLength(SAVED_EVENT_IDS);
-		expect((first?.recentEventIds as string[])[0]).toBe('evt_5');
-		expect(memory.takeSave()).toBeUndefined();
-
+		const earlier = memory.newSave();
+		const later = memory.newSave();
 		memory.claim('evt_new');
-		const second = memory.takeSave();
-		expect((second?.recentEventIds as string[]).at(-1)).toBe('evt_new');
-		expect(second?.recentEventIdsStamp).not.toBe(first?.recentEventIdsStamp);
+
+		const savedEarlier = serialised(earlier);
+		expect(savedEarlier.recentEventIds).toHaveLength(SAVED_EVENT_IDS);
+		expect(savedEarlier.recentEventIds[0]).toBe('evt_6');
+		expect(savedEarlier.recentEventIds.at(-1)).toBe('evt_new');
+		expect(serialised(later)).toEqual(savedEarlier);
+
+		memory.claim('evt_newer');
+		expect(serialised(earlier).recentEventIdsStamp).not.toBe(savedEarlier.recentEventIdsStamp);
+	});
+
+	it('knows whether n8n serialised a save after it was armed, and copies nothing of the memory in a structured clone', () => {
+		const memory = new EventIdMemory();
+		memory.claim('evt_a');
+		const save = memory.newSave();
+		serialised(save);
+		expect(save.serialised).toBe(false);
+		expect(structuredClone(save.fields)).toEqual({ recentEventIds: {}, recentEventIdsStamp: {} });
+		save.arm();
+		expect(save.serialised).toBe(false);
+		serialised(save);
+		expect(save.serialised).toBe(true);
 	});
 
 	it("merges another process's saved ids, so their retries are duplicates here", () => {
 		const elsewhere = new EventIdMemory();
 		elsewhere.claim('evt_a');
 		elsewhere.claim('evt_b');
-		const saved = elsewhere.takeSave()!;
+		const saved = serialised(elsewhere.newSave());
 
 		const here = new EventIdMemory();
 		here.merge(saved);
@@ -123,10 +147,11 @@ describe('EventIdMemory', () => {
 	it('does not merge back its own save', () => {
 		const memory = new EventIdMemory();
 		memory.claim('evt_a');
-		const saved = memory.takeSave()!;
+		const saved = serialised(memory.newSave());
 		memory.release('evt_a');
 		memory.merge(saved);
 		expect(memory.claim('evt_a')).toBe(true);
+		expect(new EventIdMemory().claim('evt_a')).toBe(true);
 	});
 });
 
@@ -136,5 +161,17 @@ describe('eventIdMemoryOf', () => {
 		expect(eventIdMemoryOf('wf-dedup-test', 'node-1')).toBe(memory);
 		expect(eventIdMemoryOf('wf-dedup-test', 'node-2')).not.toBe(memory);
 		expect(eventIdMemoryOf('wf-dedup-other', 'node-1')).not.toBe(memory);
+	});
+
+	it(`keeps the memories of the ${REMEMBERED_TRIGGERS} triggers used last, so deactivated workflows do not accumulate`, () => {
+		const kept = eventIdMemoryOf('wf-dedup-kept', 'node-1');
+		const dropped = eventIdMemoryOf('wf-dedup-dropped', 'node-1');
+		for (let index = 0; index < REMEMBERED_TRIGGERS * 2; index++) {
+			eventIdMemoryOf(`wf-dedup-bulk-${index}`, 'node-1');
+			if (index % 10 === 0) eventIdMemoryOf('wf-dedup-kept', 'node-1');
+		}
+		expect(rememberedTriggerCount()).toBe(REMEMBERED_TRIGGERS);
+		expect(eventIdMemoryOf('wf-dedup-kept', 'node-1')).toBe(kept);
+		expect(eventIdMemoryOf('wf-dedup-dropped', 'node-1')).not.toBe(dropped);
 	});
 });

@@ -49,6 +49,15 @@ export interface TriggerHarness {
 	loseNextAcknowledgements(count: number): void;
 	/** n8n fails to create the execution for the next `count` deliveries that would start one, and answers 500. */
 	failNextHandOffs(count: number): void;
+	/**
+	 * Holds the save of the delivery numbered `delivery` (0, 1, … in arrival order) for the milliseconds returned,
+	 * so concurrent deliveries' saves land in another order than they were accepted, as on a busy database.
+	 */
+	delaySaves(delayOf: (delivery: number) => number): void;
+	/** An n8n whose order of operations differs from 2.40's: it builds its second Workflow after the trigger's rewrite. */
+	buildSecondWorkflowLate(): void;
+	/** An n8n that no longer saves a webhook's static data at all. */
+	skipStaticDataSaves(): void;
 	close(): Promise<void>;
 }
 
@@ -97,9 +106,14 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let credentialReads = 0;
 	let acknowledgementsToLose = 0;
 	let handOffsToFail = 0;
+	let deliveries = 0;
+	let saveDelayOf: (delivery: number) => number = () => 0;
+	let secondWorkflowLate = false;
+	let savesSkipped = false;
 	const runs: INodeExecutionData[][] = [];
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const delivery = deliveries++;
 		const carrier = request as IncomingMessage & { rawBody?: Buffer; body: unknown };
 		const body = await readBody(request);
 		// Like n8n: a multipart body goes to the form parser and never becomes `rawBody`.
@@ -156,12 +170,17 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			runs.push(result.workflowData[0]);
 			// As n8n 2.40 does before it saves: a second Workflow over the object it loaded (resetting its change
 			// marker), then the database writes that create the execution.
-			workflowOver(node, loadedStaticData, workflowId);
+			if (!secondWorkflowLate) workflowOver(node, loadedStaticData, workflowId);
 			await new Promise((resolve) => setTimeout(resolve, EXECUTION_CREATION_MS));
+			if (secondWorkflowLate) workflowOver(node, loadedStaticData, workflowId);
 		}
-		if (workflow.staticData.__dataChanged === true) {
+		const saveDelay = saveDelayOf(delivery);
+		if (saveDelay > 0) await new Promise((resolve) => setTimeout(resolve, saveDelay));
+		// n8n serialises the static data when it writes it, and clears the marker once the write succeeded.
+		if (workflow.staticData.__dataChanged === true && !savesSkipped) {
 			storedStaticData = savedStaticData(workflow);
 			staticDataSaves++;
+			workflow.staticData.__dataChanged = false;
 		}
 
 		if (result.workflowData !== undefined && acknowledgementsToLose > 0) {
@@ -199,6 +218,15 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		},
 		failNextHandOffs: (count) => {
 			handOffsToFail = count;
+		},
+		delaySaves: (delayOf) => {
+			saveDelayOf = delayOf;
+		},
+		buildSecondWorkflowLate: () => {
+			secondWorkflowLate = true;
+		},
+		skipStaticDataSaves: () => {
+			savesSkipped = true;
 		},
 		close: () =>
 			new Promise<void>((resolve, reject) => {

@@ -1,0 +1,71 @@
+/** How the ids travel in static data; the stamp names the writer and its version of the ids. */
+export interface SavedEventIds {
+	recentEventIds?: unknown;
+	recentEventIdsStamp?: unknown;
+}
+
+/** What a save reads from the memory when n8n serialises it. */
+export interface SavedEventIdsSource {
+	savedIds(): string[];
+	stamp(): string;
+}
+
+/**
+ * One delivery's write into static data. n8n turns it into JSON only when it saves, after it has created the
+ * execution: the ids are read then, not when the delivery wrote them, so whichever of a process's concurrent saves
+ * lands last holds every id the process had claimed when n8n serialised it. Private fields, so a structured clone
+ * of the static data copies nothing of the memory.
+ */
+export class EventIdsSave {
+	readonly #source: SavedEventIdsSource;
+	#armed = false;
+	#serialised = false;
+	readonly fields: { recentEventIds: SerialisedIds; recentEventIdsStamp: SerialisedStamp };
+
+	constructor(source: SavedEventIdsSource) {
+		this.#source = source;
+		this.fields = {
+			recentEventIds: new SerialisedIds(this),
+			recentEventIdsStamp: new SerialisedStamp(this),
+		};
+	}
+
+	/** From now on a serialisation is n8n saving this write, not anything that happened before. */
+	arm(): void {
+		this.#armed = true;
+	}
+
+	/** Whether n8n serialised this write since it was armed: it does so only to save it. */
+	get serialised(): boolean {
+		return this.#serialised;
+	}
+
+	idsNow(): string[] {
+		if (this.#armed) this.#serialised = true;
+		return this.#source.savedIds();
+	}
+
+	stampNow(): string {
+		return this.#source.stamp();
+	}
+}
+
+class SerialisedIds {
+	readonly #save: EventIdsSave;
+	constructor(save: EventIdsSave) {
+		this.#save = save;
+	}
+	toJSON(): string[] {
+		return this.#save.idsNow();
+	}
+}
+
+class SerialisedStamp {
+	readonly #save: EventIdsSave;
+	constructor(save: EventIdsSave) {
+		this.#save = save;
+	}
+	toJSON(): string {
+		return this.#save.stampNow();
+	}
+}
