@@ -1,0 +1,81 @@
+import { VirtualClock } from './virtualClock';
+import {
+	sendThroughVirtualApi,
+	VirtualMessagingApi,
+	type VirtualApiSettings,
+} from './virtualMessagingApi';
+
+/**
+ * The defaults (Max Concurrent Requests unset) against the providers the node meets, through the node's own send
+ * loop on virtual time. Every target is a ratio within one run of this file.
+ */
+const ITEMS = 2000;
+const FIXED_SETTINGS = [5, 10, 20, 50];
+
+async function run(settings: VirtualApiSettings, maxConcurrency = 0) {
+	const clock = new VirtualClock();
+	const api = new VirtualMessagingApi(settings, clock);
+	const outcome = await sendThroughVirtualApi(api, clock, ITEMS, { maxConcurrency });
+	return { api, ...outcome };
+}
+
+function failedItems(output: Array<{ json: Record<string, unknown> } | undefined>): number {
+	return output.filter((item) => item === undefined || 'error' in item.json).length;
+}
+
+describe.each([
+	{ latencyMs: 20, jitterMs: 5 },
+	{ latencyMs: 200, jitterMs: 50 },
+])('an unlimited provider at $latencyMs ms', (provider) => {
+	test('the defaults reach ≥ 0.9 × the best fixed setting among 5, 10, 20 and 50 in flight', async () => {
+		const fixed = await Promise.all(
+			FIXED_SETTINGS.map(async (limit) => await run(provider, limit)),
+		);
+		const bestFixedMs = Math.min(...fixed.map((outcome) => outcome.durationMs));
+		const automatic = await run(provider);
+
+		expect(bestFixedMs / automatic.durationMs).toBeGreaterThanOrEqual(0.9);
+		expect(failedItems(automatic.output)).toBe(0);
+		expect(automatic.api.accepted).toHaveLength(ITEMS);
+		expect(new Set(automatic.api.accepted).size).toBe(ITEMS);
+	});
+});
+
+describe('a token bucket of 100/s that tells its budget', () => {
+	test.each([
+		{ latencyMs: 20, jitterMs: 5, burst: 10 },
+		{ latencyMs: 200, jitterMs: 50, burst: 100 },
+	])(
+		'at $latencyMs ms, burst $burst: ≤ 1 % answered 429, 0 failed items, ≤ 1.1 × the ideal time',
+		async ({ latencyMs, jitterMs, burst }) => {
+			const perSecond = 100;
+			const { api, output, durationMs } = await run({
+				latencyMs,
+				jitterMs,
+				bucket: { perSecond, burst },
+			});
+			const idealMs = ((ITEMS - burst) / perSecond) * 1000 + latencyMs;
+
+			expect(api.throttled / api.requests).toBeLessThanOrEqual(0.01);
+			expect(failedItems(output)).toBe(0);
+			expect(durationMs / idealMs).toBeLessThanOrEqual(1.1);
+		},
+	);
+});
+
+describe('a provider whose latency grows past 20 requests in flight', () => {
+	test.each([
+		{ latencyMs: 20, jitterMs: 5 },
+		{ latencyMs: 200, jitterMs: 50 },
+	])(
+		'at $latencyMs ms: the defaults keep its p99 latency ≤ 2 × its unloaded p99',
+		async (latency) => {
+			const overloadable = { ...latency, kneeInFlight: 20 };
+			const unloaded = await run(overloadable, 1);
+			const automatic = await run(overloadable);
+
+			expect(automatic.api.p99() / unloaded.api.p99()).toBeLessThanOrEqual(2);
+			expect(failedItems(automatic.output)).toBe(0);
+		},
+	);
+});
