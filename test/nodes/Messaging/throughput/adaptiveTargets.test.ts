@@ -79,3 +79,35 @@ describe('a provider whose latency grows past 20 requests in flight', () => {
 		},
 	);
 });
+
+describe('unkind providers: what the defaults must never do', () => {
+	test.each([
+		{
+			name: 'a 100/s bucket of 1 that keeps its budget to itself (429s only)',
+			settings: {
+				latencyMs: 20,
+				jitterMs: 20,
+				bucket: { perSecond: 100, burst: 1 },
+				tellsBudget: false,
+			},
+		},
+		{
+			name: 'a provider 4 × slower for everyone from the second second on',
+			settings: { latencyMs: 200, jitterMs: 50, slowerFrom: { atMs: 1000, extraMs: 600 } },
+		},
+		{
+			name: 'a provider that queues past 3 in flight, with latency jittering ± 100 %',
+			settings: { latencyMs: 50, jitterMs: 100, kneeInFlight: 3 },
+		},
+	])('$name: every item sent once, in its input slot, paired to it', async ({ settings }) => {
+		const { api, output } = await run(settings);
+
+		expect(failedItems(output)).toBe(0);
+		expect(new Set(api.accepted).size).toBe(ITEMS);
+		expect(api.accepted).toHaveLength(ITEMS);
+		output.forEach((item, index) => {
+			expect(item?.pairedItem).toEqual({ item: index });
+			expect(item?.json.to).toBe(`+9198${10000000 + index}`);
+		});
+	});
+});
