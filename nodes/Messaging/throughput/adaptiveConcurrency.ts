@@ -14,8 +14,13 @@ const MIN_LIMIT = 1;
 // Slow start grows by half per round trip rather than doubling: one step past a provider's knee then costs it at
 // most 1.5 × its latency, not 2 ×.
 const SLOW_START_GROWTH = 1.5;
-// A round trip's median may exceed the fastest seen by this much before the provider counts as queueing.
-const LATENCY_TOLERANCE = 1.3;
+// A round trip's median may exceed the fastest seen by this much before the provider counts as queueing
+// (Netflix's default tolerance).
+const LATENCY_TOLERANCE = 1.5;
+// A busy n8n host stalls its event loop now and then, and every request in flight looks slow at once: only a
+// rise that lasts this many round trips in a row is the provider queueing.
+const SLOW_ROUND_TRIPS_TO_CUT = 2;
+const LUCKY_QUANTILE = 0.1;
 const MAX_LATENCY_CUT = 0.5;
 // The AWS SDK's adaptive retry mode keeps 0.7 of the rate after a throttle.
 const THROTTLE_DECREASE = 0.7;
@@ -29,10 +34,13 @@ interface Window {
 	peakInFlight: number;
 }
 
-function medianOf(values: number[]): number {
+/**
+ * A low quantile of the round trips, not their median: an event-loop stall on a busy n8n host delays every
+ * request in flight across it, while a provider that queues delays every request, the luckiest one too.
+ */
+function luckyRoundTrip(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	return sorted[Math.floor((sorted.length - 1) * LUCKY_QUANTILE)];
 }
 
 /**
@@ -58,6 +66,8 @@ export class AdaptiveConcurrencyLimit {
 	private window: Window;
 
 	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+
+	private slowRoundTrips = 0;
 
 	private inFlight = 0;
 
@@ -136,9 +146,14 @@ export class AdaptiveConcurrencyLimit {
 
 	private decide(): void {
 		const { latencies, peakInFlight } = this.window;
-		const roundTrip = medianOf(latencies);
+		const roundTrip = luckyRoundTrip(latencies);
 		this.fastestRoundTrip = Math.min(this.fastestRoundTrip, roundTrip);
 		const gradient = (this.fastestRoundTrip * LATENCY_TOLERANCE) / roundTrip;
+		this.slowRoundTrips = gradient < 1 ? this.slowRoundTrips + 1 : 0;
+		if (gradient < 1 && this.slowRoundTrips < SLOW_ROUND_TRIPS_TO_CUT) {
+			this.window = this.freshWindow();
+			return;
+		}
 		if (gradient < 1 && this.current === MIN_LIMIT) {
 			// Still slow with one request in flight: the provider got slower for everyone, not because of us.
 			// That latency is its new unloaded one, and the search starts again from here.
@@ -161,6 +176,7 @@ export class AdaptiveConcurrencyLimit {
 
 	private afterDecrease(): void {
 		this.slowStart = false;
+		this.slowRoundTrips = 0;
 		this.lastDecreaseAt = this.clock.now();
 		this.window = this.freshWindow();
 	}

@@ -51,22 +51,44 @@ describe('AdaptiveConcurrencyLimit', () => {
 		expect(limit.current).toBe(5);
 	});
 
-	test('shrinks when the latency rises past 1.3 × the fastest round trip, by the gradient', async () => {
+	test('shrinks when the latency stays above 1.5 × the fastest round trip for two round trips, by the gradient', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({ upperBound: 40 }, clock);
 		await roundTrip(limit, clock, 100);
-		await roundTrip(limit, clock, 125);
+		await roundTrip(limit, clock, 145);
 		expect(limit.current).toBe(40);
 		await roundTrip(limit, clock, 200);
-		expect(limit.current).toBe(Math.floor(40 * ((100 * 1.3) / 200)));
+		expect(limit.current).toBe(40);
+		await roundTrip(limit, clock, 200);
+		expect(limit.current).toBe(Math.floor(40 * ((100 * 1.5) / 200)));
 		await roundTrip(limit, clock, 1000);
-		expect(limit.current).toBe(Math.floor(26 * 0.5));
+		await roundTrip(limit, clock, 1000);
+		expect(limit.current).toBe(Math.floor(30 * 0.5));
+	});
+
+	test('a stall that delays most requests of a round trip is not queueing: the luckiest tenth decides', async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({ upperBound: 20 }, clock);
+		await roundTrip(limit, clock, 100);
+		for (let trip = 0; trip < 4; trip++) {
+			let started = 0;
+			const requests = Array.from({ length: limit.current }, async () => {
+				const stalled = started++ >= 4;
+				await limit.track(
+					async () => await clock.sleep(stalled ? 400 : 100),
+					() => 'final',
+				);
+			});
+			await clock.run(Promise.all(requests));
+		}
+		expect(limit.current).toBe(20);
 	});
 
 	test('after a cut it probes upward by √limit per round trip, not by half', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({ upperBound: 16 }, clock);
 		await roundTrip(limit, clock, 100);
+		await roundTrip(limit, clock, 400);
 		await roundTrip(limit, clock, 400);
 		expect(limit.current).toBe(8);
 		await roundTrip(limit, clock, 100);
@@ -107,14 +129,16 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
-		for (let trip = 0; trip < 6 && limit.current > 1; trip++) await roundTrip(limit, clock, 800);
+		for (let trip = 0; trip < 12 && limit.current > 1; trip++) await roundTrip(limit, clock, 800);
 		expect(limit.current).toBe(1);
+		await roundTrip(limit, clock, 800);
 		await roundTrip(limit, clock, 800);
 		const regrowth = [limit.current];
 		for (let trip = 0; trip < 4; trip++) {
 			await roundTrip(limit, clock, 800);
 			regrowth.push(limit.current);
 		}
+		console.log(regrowth);
 		expect(regrowth).toEqual([2, 4, 6, 9, 14]);
 	});
 });

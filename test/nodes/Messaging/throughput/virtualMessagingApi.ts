@@ -2,6 +2,7 @@ import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 
 
 import type { BatchSettings } from '../../../../nodes/Messaging/actions/common/sendSettings';
 import { sendAll, type IndexedSend } from '../../../../nodes/Messaging/actions/sendPrepared';
+import { forEachWithConcurrency } from '../../../../nodes/Messaging/throughput/pool';
 import { messagingNode } from '../../../helpers/nodeFixtures';
 import { seededRandom } from './simulatedProvider';
 import type { VirtualClock } from './virtualClock';
@@ -18,6 +19,8 @@ export interface VirtualApiSettings {
 	kneeInFlight?: number;
 	/** From this virtual time on, every answer takes this much longer (a provider slowing down for everyone). */
 	slowerFrom?: { atMs: number; extraMs: number };
+	/** Every `everyMs`, every request in flight is held `forMs` longer: a busy n8n host's event-loop stalls. */
+	stalls?: { everyMs: number; forMs: number };
 }
 
 interface FullResponse {
@@ -65,6 +68,12 @@ export class VirtualMessagingApi {
 		await this.clock.sleep(latency / 2);
 		const admission = this.admit();
 		await this.clock.sleep(latency / 2);
+		const { stalls } = this.settings;
+		if (stalls) {
+			const stallsSpanned =
+				Math.floor(this.clock.now() / stalls.everyMs) - Math.floor(startedAt / stalls.everyMs);
+			await this.clock.sleep(stallsSpanned * stalls.forMs);
+		}
 		this.inFlight--;
 		this.latencies.push(this.clock.now() - startedAt);
 		if (!admission.admitted) {
@@ -162,4 +171,20 @@ export async function sendThroughVirtualApi(
 		),
 	);
 	return { durationMs: clock.now() - startedAt, output };
+}
+
+/** A truly fixed number in flight, no limiter or retries: what "the best fixed setting" can do at best. */
+export async function sendWithFixedConcurrency(
+	api: VirtualMessagingApi,
+	clock: VirtualClock,
+	items: number,
+	concurrency: number,
+): Promise<number> {
+	const startedAt = clock.now();
+	await clock.run(
+		forEachWithConcurrency(items, concurrency, async (index) => {
+			await api.answer({ url: '/v1/sms/send', body: `to=%2B9198${10000000 + index}` });
+		}),
+	);
+	return clock.now() - startedAt;
 }
