@@ -17,11 +17,14 @@ const SLOW_START_GROWTH = 1.5;
 // A round trip's median may exceed the fastest seen by this much before the provider counts as queueing
 // (Netflix's default tolerance).
 const LATENCY_TOLERANCE = 1.5;
-// A busy n8n host stalls its event loop now and then, and every request in flight looks slow at once: only a
-// rise that lasts this many round trips in a row is the provider queueing.
+// A busy n8n host stalls its event loop now and then, and every request in flight looks slow at once: once past
+// slow start, only a rise that lasts this many round trips in a row is the provider queueing.
 const SLOW_ROUND_TRIPS_TO_CUT = 2;
 const LUCKY_QUANTILE = 0.1;
-const MAX_LATENCY_CUT = 0.5;
+// Slow start overshoots a provider's knee by up to half and leaves at once, as far as it must; afterwards the
+// limit only probes by √limit, so a cut of a fifth at most answers the probe without undoing the search.
+const MAX_SLOW_START_CUT = 0.5;
+const MAX_PROBE_CUT = 0.8;
 // The AWS SDK's adaptive retry mode keeps 0.7 of the rate after a throttle.
 const THROTTLE_DECREASE = 0.7;
 // Requests are paid for when they arrive, and the budget refills while they travel: twice one round trip's refill
@@ -150,7 +153,8 @@ export class AdaptiveConcurrencyLimit {
 		this.fastestRoundTrip = Math.min(this.fastestRoundTrip, roundTrip);
 		const gradient = (this.fastestRoundTrip * LATENCY_TOLERANCE) / roundTrip;
 		this.slowRoundTrips = gradient < 1 ? this.slowRoundTrips + 1 : 0;
-		if (gradient < 1 && this.slowRoundTrips < SLOW_ROUND_TRIPS_TO_CUT) {
+		const slowEnough = this.slowStart ? 1 : SLOW_ROUND_TRIPS_TO_CUT;
+		if (gradient < 1 && this.slowRoundTrips < slowEnough) {
 			this.window = this.freshWindow();
 			return;
 		}
@@ -160,7 +164,8 @@ export class AdaptiveConcurrencyLimit {
 			this.fastestRoundTrip = roundTrip;
 			this.slowStart = true;
 		} else if (gradient < 1) {
-			this.limit = Math.max(MIN_LIMIT, this.limit * Math.max(MAX_LATENCY_CUT, gradient));
+			const deepestCut = this.slowStart ? MAX_SLOW_START_CUT : MAX_PROBE_CUT;
+			this.limit = Math.max(MIN_LIMIT, this.limit * Math.max(deepestCut, gradient));
 			this.afterDecrease();
 			return;
 		}

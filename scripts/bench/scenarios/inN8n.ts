@@ -41,6 +41,14 @@ async function prepareN8n(sandbox: BenchSandbox, proxy: LatencyProxy): Promise<N
 	return cli;
 }
 
+/** BENCH_IN_N8N_PROVIDERS=fast,knee runs some providers while investigating; the report then breaks (no samples). */
+function selectedProviders(): Provider[] {
+	const requested = (process.env.BENCH_IN_N8N_PROVIDERS ?? '').split(',').filter(Boolean);
+	return requested.length > 0
+		? PROVIDERS.filter((provider) => requested.includes(provider.key))
+		: PROVIDERS;
+}
+
 /** One `n8n execute` per provider and repetition: every case on its own branch, in rotated order. */
 async function runProvider(
 	cli: N8nCliTarget,
@@ -93,7 +101,7 @@ export async function measureInN8n(
 	try {
 		cli = await prepareN8n(sandbox, proxy);
 		for (let repetition = 0; repetition < repetitions; repetition++) {
-			for (const provider of rotated(PROVIDERS, repetition)) {
+			for (const provider of rotated(selectedProviders(), repetition)) {
 				const startedAt = Date.now();
 				await runProvider(cli, sandbox, proxy, provider, repetition, book);
 				process.stderr.write(

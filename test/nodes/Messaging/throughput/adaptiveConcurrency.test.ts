@@ -51,7 +51,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 		expect(limit.current).toBe(5);
 	});
 
-	test('shrinks when the latency stays above 1.5 × the fastest round trip for two round trips, by the gradient', async () => {
+	test('past slow start, shrinks when the latency stays above 1.5 × the fastest for two round trips', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({ upperBound: 40 }, clock);
 		await roundTrip(limit, clock, 100);
@@ -60,10 +60,11 @@ describe('AdaptiveConcurrencyLimit', () => {
 		await roundTrip(limit, clock, 200);
 		expect(limit.current).toBe(40);
 		await roundTrip(limit, clock, 200);
-		expect(limit.current).toBe(Math.floor(40 * ((100 * 1.5) / 200)));
+		// Past slow start a cut is a fifth at most: the gradient (0.75) asks for more.
+		expect(limit.current).toBe(Math.floor(40 * 0.8));
 		await roundTrip(limit, clock, 1000);
 		await roundTrip(limit, clock, 1000);
-		expect(limit.current).toBe(Math.floor(30 * 0.5));
+		expect(limit.current).toBe(Math.floor(32 * 0.8));
 	});
 
 	test('a stall that delays most requests of a round trip is not queueing: the luckiest tenth decides', async () => {
@@ -84,15 +85,25 @@ describe('AdaptiveConcurrencyLimit', () => {
 		expect(limit.current).toBe(20);
 	});
 
+	test('slow start leaves at the first slow round trip, cutting by up to half', async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({}, clock);
+		await roundTrip(limit, clock, 100);
+		await roundTrip(limit, clock, 100);
+		expect(limit.current).toBe(11);
+		await roundTrip(limit, clock, 400);
+		expect(limit.current).toBe(Math.floor(11.25 * 0.5));
+	});
+
 	test('after a cut it probes upward by √limit per round trip, not by half', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({ upperBound: 16 }, clock);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 400);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(8);
+		expect(limit.current).toBe(Math.floor(16 * 0.8));
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(Math.floor(8 + Math.sqrt(8)));
+		expect(limit.current).toBe(Math.floor(12.8 + Math.sqrt(12.8)));
 	});
 
 	test('a 429 cuts the limit to 0.7 × once for all the requests that were in flight together', async () => {
@@ -138,7 +149,6 @@ describe('AdaptiveConcurrencyLimit', () => {
 			await roundTrip(limit, clock, 800);
 			regrowth.push(limit.current);
 		}
-		console.log(regrowth);
 		expect(regrowth).toEqual([2, 4, 6, 9, 14]);
 	});
 });
