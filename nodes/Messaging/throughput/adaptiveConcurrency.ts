@@ -21,6 +21,9 @@ const LATENCY_TOLERANCE = 1.5;
 // slow start, only a rise that lasts this many round trips in a row is the provider queueing.
 const SLOW_ROUND_TRIPS_TO_CUT = 2;
 const LUCKY_QUANTILE = 0.1;
+// n8n itself is often the bottleneck (its HTTP helper costs milliseconds of CPU per request), and then every
+// request waits in its event loop: a rise of less than this is the host queueing, not the provider.
+const HOST_QUEUEING_MS = 50;
 // Slow start overshoots a provider's knee by up to half and leaves at once, as far as it must; afterwards the
 // limit only probes by √limit, so a cut of a fifth at most answers the probe without undoing the search.
 const MAX_SLOW_START_CUT = 0.5;
@@ -151,7 +154,11 @@ export class AdaptiveConcurrencyLimit {
 		const { latencies, peakInFlight } = this.window;
 		const roundTrip = luckyRoundTrip(latencies);
 		this.fastestRoundTrip = Math.min(this.fastestRoundTrip, roundTrip);
-		const gradient = (this.fastestRoundTrip * LATENCY_TOLERANCE) / roundTrip;
+		const tolerated = Math.max(
+			this.fastestRoundTrip * LATENCY_TOLERANCE,
+			this.fastestRoundTrip + HOST_QUEUEING_MS,
+		);
+		const gradient = tolerated / roundTrip;
 		this.slowRoundTrips = gradient < 1 ? this.slowRoundTrips + 1 : 0;
 		const slowEnough = this.slowStart ? 1 : SLOW_ROUND_TRIPS_TO_CUT;
 		if (gradient < 1 && this.slowRoundTrips < slowEnough) {

