@@ -87,7 +87,7 @@ export const PROVIDERS: Provider[] = [
 	{
 		key: 'bucket',
 		label: '100/s bucket',
-		sends: 1000,
+		sends: 2000,
 		shape: { latencyMs: 20, jitterMs: 5 },
 		rateLimit: { perSecond: 100, burst: 100 },
 		pauseSeconds: 2,
