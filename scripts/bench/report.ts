@@ -14,6 +14,8 @@ export interface ScenarioReport {
 	/** How the scenario was set up, in one line: what a reader needs to reproduce or question the figures. */
 	setup: string;
 	measures: Measure[];
+	/** Cases × measures, when a scenario compares many cases on the same measures. */
+	tables?: Array<{ caption: string; header: string[]; rows: string[][] }>;
 	targets: TargetCheck[];
 }
 
@@ -59,7 +61,7 @@ export function renderReport(machine: MachineFacts, scenarios: ScenarioReport[])
 		'',
 		`${machine.startedAt} · ${machine.cores} cores (${machine.cpuModel}) · Node ${machine.nodeVersion} · ` +
 			`load average ${machine.loadAverageAtStart} at start, ${machine.loadAverageAtEnd} at end · ` +
-			`medians of ${machine.repetitions} repetitions · ${formatNumber(machine.totalSeconds)} s in all`,
+			`medians of ${machine.repetitions} repetitions, (min–max) where they differ · ${formatNumber(machine.totalSeconds)} s in all`,
 		'',
 		"The sandbox runs in its own child process; each node run is a real workflow through n8n-core's WorkflowExecute.",
 		'',
@@ -67,6 +69,14 @@ export function renderReport(machine: MachineFacts, scenarios: ScenarioReport[])
 		'',
 		markdownTable(['Scenario', 'Measure', 'Value'], measureRows),
 		'',
+		...scenarios.flatMap((scenario) =>
+			(scenario.tables ?? []).flatMap((table) => [
+				`**${scenario.title}: ${table.caption}**`,
+				'',
+				markdownTable(table.header, table.rows),
+				'',
+			]),
+		),
 		markdownTable(['Target', 'Measured', 'Result'], targetRows),
 		'',
 	].join('\n');

@@ -5,8 +5,10 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
+import { AdaptiveConcurrencyLimit } from '../throughput/adaptiveConcurrency';
 import { createSystemClock, type Clock } from '../throughput/clock';
 import { forEachWithConcurrency } from '../throughput/pool';
+import type { ProviderBudget } from '../throughput/providerBudget';
 import { AdaptiveSendRateLimiter } from '../throughput/rateLimiter';
 import { sendWithRetries } from '../throughput/retryPolicy';
 import { classifyMessagingFailure, withTriesMade } from '../transport/messagingApiError';
@@ -33,30 +35,44 @@ export interface IndexedSend extends PreparedSend {
 
 type SendResult = { item: INodeExecutionData } | { error: NodeOperationError | NodeApiError };
 
+/** What paces one run: the rate limiter spaces starts, the concurrency limit caps what is on the wire. */
+interface Pacing {
+	limiter: AdaptiveSendRateLimiter;
+	concurrency: AdaptiveConcurrencyLimit;
+	clock: Clock;
+}
+
+const failureKindOf = (error: unknown) => classifyMessagingFailure(error).kind;
+
 async function sendOne(
 	context: IExecuteFunctions,
 	{ itemIndex, request, settings }: IndexedSend,
 	{ endpoint, batch }: SendRun,
-	limiter: AdaptiveSendRateLimiter,
-	clock: Clock,
+	{ limiter, concurrency, clock }: Pacing,
 ): Promise<SendResult> {
 	const idempotent = Boolean(settings.idempotencyKey);
-	const isThrottled = (error: unknown) => classifyMessagingFailure(error).kind === 'rate_limited';
+	const isThrottled = (error: unknown) => failureKindOf(error) === 'rate_limited';
+	const tellBudget = (budget: ProviderBudget) => {
+		limiter.recordProviderBudget(budget);
+		concurrency.recordProviderBudget(budget);
+	};
+	// Timed inside the rate limiter: a wait for a slot is our pacing, not the provider's latency.
+	const sendTimed = async () =>
+		await concurrency.track(
+			async () =>
+				await sendMessagingRequest.call(
+					context,
+					endpoint,
+					request,
+					settings,
+					itemIndex,
+					tellBudget,
+				),
+			failureKindOf,
+		);
 	const outcome = await sendWithRetries(
 		async (tryNumber) =>
-			await limiter.send(
-				tryNumber > 1 ? 'retry' : 'first',
-				async () =>
-					await sendMessagingRequest.call(
-						context,
-						endpoint,
-						request,
-						settings,
-						itemIndex,
-						(budget) => limiter.recordProviderBudget(budget),
-					),
-				isThrottled,
-			),
+			await limiter.send(tryNumber > 1 ? 'retry' : 'first', sendTimed, isThrottled),
 		classifyMessagingFailure,
 		{ maxTries: batch.maxTries429, idempotent },
 		clock,
@@ -86,26 +102,33 @@ async function sendOne(
 }
 
 /**
- * Sends at most Max Concurrent Requests at a time, paced by one limiter, and writes each result into its input
- * slot, so order and pairing hold whatever finishes first. Without continue-on-fail the first failure stops
- * further sends and is thrown.
+ * Sends as many at a time as the adaptive concurrency limit allows (never more than Max Concurrent Requests when
+ * set), paced by one rate limiter, and writes each result into its input slot, so order and pairing hold whatever
+ * finishes first. Without continue-on-fail the first failure stops further sends and is thrown.
  */
 export async function sendAll(
 	context: IExecuteFunctions,
 	sends: Array<IndexedSend | undefined>,
 	results: Array<INodeExecutionData | undefined>,
 	run: SendRun,
+	clock: Clock = createSystemClock(),
 ): Promise<void> {
-	const clock = createSystemClock();
-	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: run.batch.maxPerSecond }, clock);
+	const pacing: Pacing = {
+		limiter: new AdaptiveSendRateLimiter({ maxPerSecond: run.batch.maxPerSecond }, clock),
+		concurrency: new AdaptiveConcurrencyLimit(
+			{ upperBound: run.batch.maxConcurrency || undefined },
+			clock,
+		),
+		clock,
+	};
 	let stopError: { error: unknown } | undefined;
 	await forEachWithConcurrency(
 		sends.length,
-		run.batch.maxConcurrency,
+		() => pacing.concurrency.current,
 		async (position) => {
 			const send = sends[position]!;
 			sends[position] = undefined;
-			const result = await sendOne(context, send, run, limiter, clock);
+			const result = await sendOne(context, send, run, pacing);
 			if ('item' in result) results[send.itemIndex] = result.item;
 			else if (run.continueOnFail)
 				results[send.itemIndex] = errorItem(context, result.error, send.itemIndex);

@@ -1,12 +1,24 @@
 import { randomUUID } from 'node:crypto';
 
 import { campaignMessagingNode, SMS_ENTITY_ID, SMS_TEMPLATE_ID } from '../../lib/campaign-nodes';
+import { EXAMPLE_CREDENTIAL } from '../../lib/examples';
+
+export const BARE_HELPER_NODE_TYPE = 'n8n-nodes-bare-helper-yardstick.bareHelper';
 
 export type Sender =
 	| { kind: 'messaging'; options: Record<string, unknown> }
-	| { kind: 'httpRequest'; options: Record<string, unknown> };
+	| { kind: 'httpRequest'; options: Record<string, unknown> }
+	| { kind: 'bareHelper'; maxConcurrent: number };
 
-/** The rows the campaign sends: `order_id` carries the run tag and the row, so the sandbox's count traces each item. */
+/** One case of a workflow: its own rows (tagged `runTag`) and its own sender, on a branch of its own. */
+export interface Branch {
+	key: string;
+	runTag: string;
+	count: number;
+	sender: Sender;
+}
+
+/** The rows a branch sends: `order_id` carries the run tag and the row, so every request traces to its case. */
 function rowsCode(count: number, runTag: string): string {
 	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '+9198' + String(10000000 + i), name: 'Customer ' + i, orderId: '${runTag}-' + i } }));`;
 }
@@ -42,43 +54,92 @@ function httpRequestNode(baseUrl: string, apiKey: string, options: Record<string
 	};
 }
 
+function senderNode(sender: Sender, api: { baseUrl: string; apiKey: string }) {
+	switch (sender.kind) {
+		case 'messaging':
+			return campaignMessagingNode(sender.options);
+		case 'httpRequest':
+			return httpRequestNode(api.baseUrl, api.apiKey, sender.options);
+		default:
+			return {
+				type: BARE_HELPER_NODE_TYPE,
+				typeVersion: 1,
+				parameters: { maxConcurrent: sender.maxConcurrent },
+				credentials: { messagingApi: EXAMPLE_CREDENTIAL },
+			};
+	}
+}
+
+export const rowsNodeName = (branch: Branch) => `Rows ${branch.key}`;
+export const sendNodeName = (branch: Branch) => `Send ${branch.key}`;
+
+/**
+ * One workflow, one branch per case: Manual Trigger → (Wait) → Rows → sender. With execution order v1 n8n runs
+ * one branch to its end before the next, top to bottom, so the branches' order on the canvas is the order the
+ * cases run in, and each case's run data (start time, execution time) is its own. `pauseSeconds` waits before
+ * each branch, e.g. for a token bucket to refill between cases.
+ */
 export function campaignWorkflow(
 	id: string,
-	runTag: string,
-	count: number,
-	sender: Sender,
+	branches: Branch[],
 	api: { baseUrl: string; apiKey: string },
+	pauseSeconds = 0,
 ) {
-	const send =
-		sender.kind === 'messaging'
-			? campaignMessagingNode(sender.options)
-			: httpRequestNode(api.baseUrl, api.apiKey, sender.options);
-	return {
-		id,
-		name: `Bench ${runTag}`,
-		nodes: [
+	const nodes: object[] = [
+		{
+			id: randomUUID(),
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+	];
+	const connections: Record<string, { main: Array<Array<object>> }> = { Start: { main: [[]] } };
+	const link = (from: string, to: string) => {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	};
+	branches.forEach((branch, order) => {
+		const y = order * 200;
+		let head = 'Start';
+		if (pauseSeconds > 0) {
+			const pause = `Pause ${branch.key}`;
+			nodes.push({
+				id: randomUUID(),
+				name: pause,
+				type: 'n8n-nodes-base.wait',
+				typeVersion: 1.1,
+				position: [220, y],
+				parameters: { resume: 'timeInterval', amount: pauseSeconds, unit: 'seconds' },
+			});
+			link(head, pause);
+			head = pause;
+		}
+		nodes.push(
 			{
 				id: randomUUID(),
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: randomUUID(),
-				name: 'Rows',
+				name: rowsNodeName(branch),
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
-				position: [220, 0],
-				parameters: { jsCode: rowsCode(count, runTag) },
+				position: [440, y],
+				parameters: { jsCode: rowsCode(branch.count, branch.runTag) },
 			},
-			{ id: randomUUID(), name: 'Send', position: [440, 0], ...send },
-		],
-		connections: {
-			Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
-			Rows: { main: [[{ node: 'Send', type: 'main', index: 0 }]] },
-		},
+			{
+				id: randomUUID(),
+				name: sendNodeName(branch),
+				position: [660, y],
+				...senderNode(branch.sender, api),
+			},
+		);
+		link(head, rowsNodeName(branch));
+		link(rowsNodeName(branch), sendNodeName(branch));
+	});
+	return {
+		id,
+		name: `Bench ${id}`,
+		nodes,
+		connections,
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};

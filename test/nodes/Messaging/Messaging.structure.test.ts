@@ -248,7 +248,7 @@ describe('Messaging node description', () => {
 		expect(defaults).toMatchObject({
 			bodyEncoding: 'form',
 			timeout: 30000,
-			maxConcurrency: 5,
+			maxConcurrency: 0,
 			maxPerSecond: 0,
 			maxTries429: 3,
 			idempotencyKey: '',

@@ -51,10 +51,10 @@ export const sendOptions: INodeProperties[] = [
 		displayName: 'Max Concurrent Requests',
 		name: 'maxConcurrency',
 		type: 'number',
-		default: 5,
-		typeOptions: { minValue: 1, maxValue: 100 },
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: 100 },
 		description:
-			'How many messages are sent at the same time. Output order always matches the input.',
+			"The most messages sent at the same time. 0 finds the provider's pace: more at a time while its answers stay fast, fewer when they slow down, on 429 Too Many Requests and when its rate limit runs low. A number caps that search. Output order always matches the input.",
 	},
 	{
 		displayName: 'Max Messages per Second',

@@ -13,6 +13,7 @@ import type { ItemParameters } from './itemParameters';
 import { sendOptions } from './sendOptions';
 
 export interface BatchSettings {
+	/** 0 = automatic: the adaptive limit finds the pace; otherwise its upper bound. */
 	maxConcurrency: number;
 	maxPerSecond: number;
 	maxTries429: number;

@@ -15,12 +15,12 @@ function credentials() {
 describe('bad options are refused before anything is sent', () => {
 	test.each([
 		[
-			{ maxConcurrency: 0 },
-			"Item 0: 'Options > Max Concurrent Requests' is 0, but it must be a number from 1 to 100",
+			{ maxConcurrency: -1 },
+			"Item 0: 'Options > Max Concurrent Requests' is -1, but it must be a number from 0 to 100",
 		],
 		[
 			{ maxConcurrency: 500 },
-			"Item 0: 'Options > Max Concurrent Requests' is 500, but it must be a number from 1 to 100",
+			"Item 0: 'Options > Max Concurrent Requests' is 500, but it must be a number from 0 to 100",
 		],
 		[
 			{ maxPerSecond: -1 },

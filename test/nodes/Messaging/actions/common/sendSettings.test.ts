@@ -72,7 +72,7 @@ describe('send options: the editor bounds and the check agree', () => {
 		expect(readAllSettings({})).toEqual({
 			bodyEncoding: 'form',
 			timeoutMs: 30000,
-			maxConcurrency: 5,
+			maxConcurrency: 0,
 			maxPerSecond: 0,
 			maxTries429: 3,
 		});

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { findFreePort } from '../../lib/ports';
+import type { ExecutionResult, N8nCliTarget } from '../../n8n/cli';
+import { n8nEnvironment } from '../../n8n/environment';
+import { N8N_BIN, NODE24_BIN } from '../../n8n/paths';
+
+const RUN_LIMIT_MS = 600_000;
+
+/**
+ * `n8n execute --rawOutput` with its output written to a file. A run of several thousand items prints megabytes
+ * of JSON, and n8n exits right after printing: through a pipe the end of it was lost; a file is written in full.
+ */
+export async function executeWorkflowToFile(
+	target: N8nCliTarget,
+	workflowId: string,
+): Promise<ExecutionResult> {
+	const outputFile = path.join(target.userFolder, `execute-${workflowId}.json`);
+	const output = fs.openSync(outputFile, 'w');
+	const errors = fs.openSync(path.join(target.userFolder, 'n8n-cli.log'), 'a');
+	try {
+		const env = {
+			...n8nEnvironment({
+				userFolder: target.userFolder,
+				port: target.port,
+				brokerPort: await findFreePort(),
+			}),
+			N8N_LOG_LEVEL: 'info',
+		};
+		const child = spawn(NODE24_BIN, [N8N_BIN, 'execute', `--id=${workflowId}`, '--rawOutput'], {
+			cwd: target.userFolder,
+			env,
+			stdio: ['ignore', output, errors],
+		});
+		const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+		const code = await new Promise<number | null>((resolve, reject) => {
+			child.on('error', reject);
+			child.on('close', resolve);
+		}).finally(() => clearTimeout(timer));
+		const stdout = fs.readFileSync(outputFile, 'utf8');
+		const start = stdout.search(/^\{$/m);
+		const end = stdout.lastIndexOf('\n}');
+		if (start < 0 || end < start)
+			throw new Error(
+				`n8n execute --id=${workflowId} (exit ${code}) printed no run: ${stdout.slice(-2000)}`,
+			);
+		return JSON.parse(stdout.slice(start, end + 2)) as ExecutionResult;
+	} finally {
+		fs.closeSync(output);
+		fs.closeSync(errors);
+		fs.rmSync(outputFile, { force: true });
+	}
+}

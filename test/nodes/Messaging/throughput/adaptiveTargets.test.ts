@@ -1,0 +1,138 @@
+import { VirtualClock } from './virtualClock';
+import {
+	sendThroughVirtualApi,
+	sendWithFixedConcurrency,
+	VirtualMessagingApi,
+	type VirtualApiSettings,
+} from './virtualMessagingApi';
+
+/**
+ * The defaults (Max Concurrent Requests unset) against the providers the node meets, through the node's own send
+ * loop on virtual time. Every target is a ratio within one run of this file.
+ */
+const ITEMS = 2000;
+const FIXED_SETTINGS = [5, 10, 20, 50];
+
+async function run(settings: VirtualApiSettings, maxConcurrency = 0) {
+	const clock = new VirtualClock();
+	const api = new VirtualMessagingApi(settings, clock);
+	const outcome = await sendThroughVirtualApi(api, clock, ITEMS, { maxConcurrency });
+	return { api, ...outcome };
+}
+
+function failedItems(output: Array<{ json: Record<string, unknown> } | undefined>): number {
+	return output.filter((item) => item === undefined || 'error' in item.json).length;
+}
+
+describe.each([
+	{ name: '20 ms', latencyMs: 20, jitterMs: 5 },
+	{ name: '200 ms', latencyMs: 200, jitterMs: 50 },
+	{
+		name: '200 ms, seen from a busy host whose event loop stalls 200 ms every 700 ms',
+		latencyMs: 200,
+		jitterMs: 50,
+		stalls: { everyMs: 700, forMs: 200 },
+	},
+])('an unlimited provider at $name', ({ name: _name, ...provider }) => {
+	test('the defaults reach ≥ 0.9 × the best fixed setting among 5, 10, 20 and 50 in flight', async () => {
+		const fixedMs = await Promise.all(
+			FIXED_SETTINGS.map(async (limit) => {
+				const clock = new VirtualClock();
+				return await sendWithFixedConcurrency(
+					new VirtualMessagingApi(provider, clock),
+					clock,
+					ITEMS,
+					limit,
+				);
+			}),
+		);
+		const automatic = await run(provider);
+
+		expect(Math.min(...fixedMs) / automatic.durationMs).toBeGreaterThanOrEqual(0.9);
+		expect(failedItems(automatic.output)).toBe(0);
+		expect(automatic.api.accepted).toHaveLength(ITEMS);
+		expect(new Set(automatic.api.accepted).size).toBe(ITEMS);
+	});
+});
+
+describe('a token bucket of 100/s that tells its budget', () => {
+	test.each([
+		{ latencyMs: 20, jitterMs: 5, burst: 10 },
+		{ latencyMs: 200, jitterMs: 50, burst: 100 },
+	])(
+		'at $latencyMs ms, burst $burst: ≤ 1 % answered 429, 0 failed items, ≤ 1.1 × the ideal time',
+		async ({ latencyMs, jitterMs, burst }) => {
+			const perSecond = 100;
+			const { api, output, durationMs } = await run({
+				latencyMs,
+				jitterMs,
+				bucket: { perSecond, burst },
+			});
+			const idealMs = ((ITEMS - burst) / perSecond) * 1000 + latencyMs;
+
+			expect(api.throttled / api.requests).toBeLessThanOrEqual(0.01);
+			expect(failedItems(output)).toBe(0);
+			expect(durationMs / idealMs).toBeLessThanOrEqual(1.1);
+		},
+	);
+});
+
+describe('a provider whose latency grows past 20 requests in flight', () => {
+	test.each([
+		{ latencyMs: 100, jitterMs: 10 },
+		{ latencyMs: 200, jitterMs: 50 },
+	])(
+		'at $latencyMs ms: the defaults keep its p99 latency ≤ 2 × its unloaded p99',
+		async (latency) => {
+			const overloadable = { ...latency, kneeInFlight: 20 };
+			const unloaded = await run(overloadable, 1);
+			const automatic = await run(overloadable);
+
+			expect(automatic.api.p99() / unloaded.api.p99()).toBeLessThanOrEqual(2);
+			expect(failedItems(automatic.output)).toBe(0);
+		},
+	);
+});
+
+describe('a 20 ms provider queueing past 20: a rise under 50 ms reads as the host queueing', () => {
+	test('the defaults keep its p99 latency within 2 × the 50 ms they tolerate above its unloaded p99', async () => {
+		const overloadable = { latencyMs: 20, jitterMs: 5, kneeInFlight: 20 };
+		const unloaded = await run(overloadable, 1);
+		const automatic = await run(overloadable);
+
+		expect(automatic.api.p99() - unloaded.api.p99()).toBeLessThanOrEqual(2 * 50);
+		expect(failedItems(automatic.output)).toBe(0);
+	});
+});
+
+describe('unkind providers: what the defaults must never do', () => {
+	test.each([
+		{
+			name: 'a 100/s bucket of 1 that keeps its budget to itself (429s only)',
+			settings: {
+				latencyMs: 20,
+				jitterMs: 20,
+				bucket: { perSecond: 100, burst: 1 },
+				tellsBudget: false,
+			},
+		},
+		{
+			name: 'a provider 4 × slower for everyone from the second second on',
+			settings: { latencyMs: 200, jitterMs: 50, slowerFrom: { atMs: 1000, extraMs: 600 } },
+		},
+		{
+			name: 'a provider that queues past 3 in flight, with latency jittering ± 100 %',
+			settings: { latencyMs: 50, jitterMs: 100, kneeInFlight: 3 },
+		},
+	])('$name: every item sent once, in its input slot, paired to it', async ({ settings }) => {
+		const { api, output } = await run(settings);
+
+		expect(failedItems(output)).toBe(0);
+		expect(new Set(api.accepted).size).toBe(ITEMS);
+		expect(api.accepted).toHaveLength(ITEMS);
+		output.forEach((item, index) => {
+			expect(item?.pairedItem).toEqual({ item: index });
+			expect(item?.json.to).toBe(`+9198${10000000 + index}`);
+		});
+	});
+});
