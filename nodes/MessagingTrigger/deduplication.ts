@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 
-import { RecentlyUsedMap } from './recentlyUsedMap';
+import { RecentlyUsedMap } from '../shared/recentlyUsedMap';
 import { EventIdsSave, type SavedEventIds, type SavedEventIdsSource } from './savedEventIds';
 
 export type { SavedEventIds } from './savedEventIds';

@@ -1,6 +1,6 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { RecentlyUsedMap } from './recentlyUsedMap';
+import { RecentlyUsedMap } from '../shared/recentlyUsedMap';
 
 export const SIGNING_SECRET_CREDENTIAL = 'messagingWebhookApi';
 /** How long a read signing secret is reused: n8n reads and decrypts the credential from its database on every call. */

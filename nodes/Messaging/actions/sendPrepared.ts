@@ -9,7 +9,7 @@ import { AdaptiveConcurrencyLimit } from '../throughput/adaptiveConcurrency';
 import { createSystemClock, type Clock } from '../throughput/clock';
 import { forEachWithConcurrency } from '../throughput/pool';
 import type { ProviderBudget } from '../throughput/providerBudget';
-import { AdaptiveSendRateLimiter } from '../throughput/rateLimiter';
+import type { AdaptiveSendRateLimiter } from '../throughput/rateLimiter';
 import { sendWithRetries } from '../throughput/retryPolicy';
 import { classifyMessagingFailure, withTriesMade } from '../transport/messagingApiError';
 import type { MessagingEndpoint } from '../transport/endpoint';
@@ -17,6 +17,7 @@ import type { MessagingRequest, SendSettings } from '../transport/messagingReque
 import { sendMessagingRequest } from '../transport/sendMessagingRequest';
 import type { BatchSettings } from './common/sendSettings';
 import { asNodeError, errorItem } from './itemErrors';
+import { rateLimiterForRun } from './runRateLimiter';
 
 export interface PreparedSend {
 	request: MessagingRequest;
@@ -114,7 +115,7 @@ export async function sendAll(
 	clock: Clock = createSystemClock(),
 ): Promise<void> {
 	const pacing: Pacing = {
-		limiter: new AdaptiveSendRateLimiter({ maxPerSecond: run.batch.maxPerSecond }, clock),
+		limiter: rateLimiterForRun(context, run.batch.maxPerSecond, clock),
 		concurrency: new AdaptiveConcurrencyLimit(
 			{ upperBound: run.batch.maxConcurrency || undefined },
 			clock,

@@ -39,7 +39,7 @@ export async function measureOverload(
 		title: '3. Overload',
 		setup:
 			`${SENDS} sends; the same sandbox limit and latency; node Max Concurrent Requests ${CONCURRENCY}, no per-second limit, ` +
-			`Max Tries on 429 = ${MAX_TRIES_ON_429}${MAX_TRIES_ON_429 === DEFAULT_MAX_TRIES_ON_429 ? ', the default' : ''} (Retry-After honoured). Counts are the worst repetition, times the median.` +
+			`Max Tries per Message = ${MAX_TRIES_ON_429}${MAX_TRIES_ON_429 === DEFAULT_MAX_TRIES_ON_429 ? ', the default' : ''} (Retry-After honoured). Counts are the worst repetition, times the median.` +
 			(firstError ? ` First failure: "${firstError}"` : ''),
 		measures: [
 			{ label: 'failed items (worst run)', value: String(failures) },

@@ -38,7 +38,7 @@ export async function measureRateLimit(
 		setup:
 			`${SENDS} sends; sandbox token bucket ${PROVIDER_RATE_LIMIT.perSecond}/s with a burst of ${PROVIDER_RATE_LIMIT.burst}, ` +
 			`latency ${PROVIDER_LATENCY.fixedMs} ms + 0–${PROVIDER_LATENCY.jitterMs} ms jitter; node Max Messages per Second ${PROVIDER_RATE_LIMIT.perSecond}, ` +
-			'other options default (Max Concurrent Requests automatic, Max Tries on 429 = 3). Counts are the worst repetition, times the median.',
+			'other options default (Max Concurrent Requests automatic, Max Tries per Message = 3). Counts are the worst repetition, times the median.',
 		measures: [
 			{ label: 'failed items (worst run)', value: String(failures) },
 			{ label: 'lost items (worst run)', value: String(worst((run) => run.lost)) },

@@ -54,6 +54,24 @@ async function runAsTool(parameters: INodeParameters, onError?: INode['onError']
 const COUNTRY_CODE_FIX =
 	'Write the number with its country code, e.g. +919812345678, or set Options > Default Country Code (e.g. 91) to complete national numbers.';
 
+describe("pacing across an agent's calls", () => {
+	test('Max Messages per Second spaces one call of the tool from the next, though each call is a run of its own', async () => {
+		const started = Date.now();
+		for (const orderId of ['1', '2']) {
+			const { error } = await runWorkflow({
+				workflow: asTool({ options: { maxPerSecond: 1 } }),
+				credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
+				items: [{ json: { phone: '+919812345678', name: 'Asha', orderId, eta: 'Mon' } }],
+				extraNodeTypes: { [TOOL_TYPE]: new MessagingTool() },
+			});
+			expect(error).toBeUndefined();
+		}
+		expect(sandbox().messages()).toHaveLength(2);
+		// At 1 per second the second send may start a second after the first, however fast the runs are.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+	});
+});
+
 describe('errors an agent reads', () => {
 	test('a bad number says what is wrong and how to fix it, without an item number, and sends nothing', async () => {
 		const { error } = await runAsTool({});

@@ -1,4 +1,4 @@
-import { RecentlyUsedMap } from '../../../nodes/MessagingTrigger/recentlyUsedMap';
+import { RecentlyUsedMap } from '../../../nodes/shared/recentlyUsedMap';
 
 describe('RecentlyUsedMap', () => {
 	it('keeps the entries used last, up to its capacity', () => {
