@@ -409,7 +409,7 @@ async function checkProviderRateLimit(
 	agents: Agents,
 ): Promise<void> {
 	await runner.check(
-		"the provider's rate limit holds across tool calls: three calls in a row at 1/s are paced by its 429s and all reach the model as acknowledgements",
+		"the provider's rate limit holds across tool calls: three calls in a row at 1/s are sent about 1 s apart, in order, and all reach the model as acknowledgements",
 		async () => {
 			const numbers = ['+919877700007', '+919877700008', '+919877700009'];
 			await context.sandbox.configure({ rateLimit: { perSecond: 1, burst: 1 } });
@@ -439,7 +439,8 @@ async function checkProviderRateLimit(
 				numbers,
 				'numbers the sandbox accepted, in call order',
 			);
-			assert(throttled.length >= 1, 'the sandbox throttled at least one call with 429');
+			// The tool node keeps its limiter across calls, so the budget the first answer told paces the next calls;
+			// a provider without budget headers paces them by its 429s. Either way the sends stay a second apart.
 			const gaps = accepted
 				.slice(1)
 				.map((request, i) => Number(request.receivedAt) - Number(accepted[i].receivedAt));
