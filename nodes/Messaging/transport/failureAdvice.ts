@@ -158,7 +158,7 @@ const ADVICE_BY_STATUS: Partial<Record<number, AdviceRule>> = {
 			: '';
 		return {
 			summary: `The Messaging API is limiting the send rate (429)${tries}`,
-			whatToDo: `Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message.${retryAfterAdvice(facts.retryAfter)}`,
+			whatToDo: `Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message.${retryAfterAdvice(facts.retryAfter)}`,
 		};
 	},
 };

@@ -100,9 +100,8 @@ function bucketTargets(book: SampleBook): TargetCheck[] {
 	);
 	const worstFailed = Math.max(...automatic.map((sample) => sample.failed));
 	const sendingRatio = median(automatic.map((sample) => sample.sendingMs)) / idealMs;
-	const versusHttp =
-		medianOf(book, 'bucket', 'httpPolite', (sample) => sample.nodeMs) /
-		medianOf(book, 'bucket', 'auto', (sample) => sample.nodeMs);
+	const versusHttp = (pick: (sample: CaseSample) => number) =>
+		medianOf(book, 'bucket', 'httpPolite', pick) / medianOf(book, 'bucket', 'auto', pick);
 	return [
 		{
 			target: `In n8n, ${perSecond}/s bucket: defaults ≤ 1 % of requests answered 429, 0 failed items`,
@@ -115,9 +114,17 @@ function bucketTargets(book: SampleBook): TargetCheck[] {
 			holds: sendingRatio <= 1.1,
 		},
 		{
-			target: `In n8n, ${perSecond}/s bucket: defaults faster than the HTTP Request node with Batching ${perSecond} per 1,000 ms`,
-			measured: `${formatNumber(versusHttp, 2)} × by node time`,
-			holds: versusHttp > 1,
+			// By node time both carry their own pass over the items (the node validates all before sending any, the
+			// HTTP Request node reads each item's fields between its batches): printed, but the race is on the wire.
+			target: `In n8n, ${perSecond}/s bucket: defaults' time on the wire shorter than the HTTP Request node's with Batching ${perSecond} per 1,000 ms`,
+			measured: `${formatNumber(
+				versusHttp((sample) => sample.sendingMs),
+				2,
+			)} × by time on the wire (${formatNumber(
+				versusHttp((sample) => sample.nodeMs),
+				2,
+			)} × by node time, information)`,
+			holds: versusHttp((sample) => sample.sendingMs) > 1,
 		},
 	];
 }

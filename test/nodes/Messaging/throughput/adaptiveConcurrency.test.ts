@@ -85,14 +85,34 @@ describe('AdaptiveConcurrencyLimit', () => {
 		expect(limit.current).toBe(20);
 	});
 
-	test('slow start leaves at the first slow round trip, cutting by up to half', async () => {
+	test('slow start: a step that slowed the round trip and delivered no more answers is undone, judged on two round trips', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
 		expect(limit.current).toBe(11);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(Math.floor(11.25 * 0.5));
+		expect(limit.current).toBe(11);
+		await roundTrip(limit, clock, 400);
+		expect(limit.current).toBe(7);
+		// Undone, it only probes from there: by √limit, not by half.
+		await roundTrip(limit, clock, 100);
+		expect(limit.current).toBe(Math.floor(7.5 + Math.sqrt(7.5)));
+	});
+
+	test('slow start: a step that lengthened the round trip but delivered more answers per second is kept (n8n itself queueing)', async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({}, clock);
+		// A busy host: every request in flight adds a millisecond of its CPU to every round trip.
+		const hostBound = () => 20 + limit.current;
+		const seen = [limit.current];
+		for (let trip = 0; trip < 8; trip++) {
+			await roundTrip(limit, clock, hostBound());
+			seen.push(limit.current);
+		}
+		// 56 in flight take 76 ms, past the 70 ms the fastest round trip (25 ms) tolerates, yet deliver 0.74 answers
+		// per ms against 37's 0.65: the step is kept after two round trips and slow start goes on.
+		expect(seen).toEqual([5, 7, 11, 16, 25, 37, 56, 56, 85]);
 	});
 
 	test('after a cut it probes upward by √limit per round trip, not by half', async () => {
@@ -149,6 +169,6 @@ describe('AdaptiveConcurrencyLimit', () => {
 			await roundTrip(limit, clock, 800);
 			regrowth.push(limit.current);
 		}
-		expect(regrowth).toEqual([2, 4, 6, 9, 14]);
+		expect(regrowth).toEqual([2, 3, 5, 8, 12]);
 	});
 });

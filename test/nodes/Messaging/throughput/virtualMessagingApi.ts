@@ -21,6 +21,11 @@ export interface VirtualApiSettings {
 	slowerFrom?: { atMs: number; extraMs: number };
 	/** Every `everyMs`, every request in flight is held `forMs` longer: a busy n8n host's event-loop stalls. */
 	stalls?: { everyMs: number; forMs: number };
+	/**
+	 * CPU the sending host spends on each request, half to send it and half to read its answer, one request at a
+	 * time: n8n's HTTP helper on a busy host, where the event loop queues requests before the provider ever does.
+	 */
+	hostCpuMs?: number;
 }
 
 interface FullResponse {
@@ -52,6 +57,8 @@ export class VirtualMessagingApi {
 
 	private readonly random = seededRandom(7);
 
+	private hostFreeAt = 0;
+
 	constructor(
 		private readonly settings: VirtualApiSettings,
 		private readonly clock: VirtualClock,
@@ -60,6 +67,22 @@ export class VirtualMessagingApi {
 	}
 
 	async answer(options: IHttpRequestOptions): Promise<FullResponse> {
+		await this.occupyHost();
+		const response = await this.answerOnTheWire(options);
+		await this.occupyHost();
+		return response;
+	}
+
+	/** Waits for the host's event loop, then holds it for half a request's CPU. */
+	private async occupyHost(): Promise<void> {
+		const { hostCpuMs } = this.settings;
+		if (!hostCpuMs) return;
+		const now = this.clock.now();
+		this.hostFreeAt = Math.max(now, this.hostFreeAt) + hostCpuMs / 2;
+		await this.clock.sleep(this.hostFreeAt - now);
+	}
+
+	private async answerOnTheWire(options: IHttpRequestOptions): Promise<FullResponse> {
 		this.requests++;
 		this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);

@@ -204,7 +204,7 @@ describe('messagingApiError', () => {
 	])('a Retry-After of %p reads as the retry policy reads it', (retryAfter, sentence) => {
 		const error = messagingApiError(node, { status: 429, retryAfter }, 0, context);
 		expect(error.description).toBe(
-			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message.${sentence}`,
+			`Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message.${sentence}`,
 		);
 	});
 
@@ -223,7 +223,7 @@ describe('messagingApiError', () => {
 		const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
 		const error = messagingApiError(node, { status: 429, retryAfter: date }, 0, context);
 		expect(error.description).toBe(
-			`Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait until ${date}.`,
+			`Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message. The provider asked to wait until ${date}.`,
 		);
 	});
 

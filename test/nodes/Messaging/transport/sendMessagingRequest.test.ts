@@ -415,7 +415,7 @@ const statusCases: StatusCase[] = [
 		body: { error: { code: 'rate_limited', message: 'Too many requests' } },
 		message: 'The Messaging API is limiting the send rate (429): Too many requests',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait 7 s.',
+			'Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message. The provider asked to wait 7 s.',
 		kind: { kind: 'rate_limited', retryAfter: '7' },
 	},
 	{
@@ -424,7 +424,7 @@ const statusCases: StatusCase[] = [
 		headers: { 'retry-after': '12' },
 		message: 'The Messaging API is limiting the send rate (429)',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait 12 s.',
+			'Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message. The provider asked to wait 12 s.',
 		kind: { kind: 'rate_limited', retryAfter: '12' },
 	},
 	{
@@ -432,7 +432,7 @@ const statusCases: StatusCase[] = [
 		statusCode: 429,
 		message: 'The Messaging API is limiting the send rate (429)',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message.',
+			'Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message.',
 		kind: { kind: 'rate_limited', retryAfter: undefined },
 	},
 	{
@@ -557,7 +557,7 @@ const thrownCases: ThrownCase[] = [
 		}),
 		message: 'The Messaging API is limiting the send rate (429): Slow down',
 		description:
-			'Slow down: lower Options > Max Messages per Second or Max Concurrent Requests, or raise Options > Max Tries per Message. The provider asked to wait 3 s.',
+			'Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message. The provider asked to wait 3 s.',
 		httpCode: '429',
 		kind: { kind: 'rate_limited', retryAfter: '3' },
 	},
