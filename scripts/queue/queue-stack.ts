@@ -7,7 +7,12 @@ import type { N8nInstanceConfig, QueueBackend } from '../n8n/environment';
 import { buildAndPack, installFixturePackage, installPackageIntoUserFolder } from '../n8n/package';
 import { N8nRestClient, type OwnerAccount } from '../n8n/rest-client';
 import { startN8nServer, type N8nProcessRole, type N8nServer } from '../n8n/server';
-import { messagingApiCredential, signingSecretCredential } from '../lib/credentials';
+import {
+	messagingApiCredential,
+	openAiCredential,
+	signingSecretCredential,
+} from '../lib/credentials';
+import { startModelDouble, type ModelDouble } from '../model-double/server';
 import { activateTriggerExamples, importExamples } from '../lib/example-import';
 import type { Example } from '../lib/examples';
 import { findFreePort, LOOPBACK } from '../lib/ports';
@@ -45,6 +50,8 @@ export interface QueueProcess {
 /** n8n in queue mode: a main, workers and a webhook process over one Postgres and one Redis, and the sandbox. */
 export interface QueueStack {
 	sandbox: SandboxServer;
+	/** The OpenAI credential's endpoint, so the AI assistant example answers in queue mode too. */
+	modelDouble: ModelDouble;
 	services: QueueServices;
 	main: N8nServer;
 	webhook: N8nServer;
@@ -97,6 +104,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	const base = { userFolder: options.userFolder, port: ports.main, brokerPort: 0, queue };
 	const cli: N8nCliTarget = { userFolder: options.userFolder, port: ports.main, queue };
 	let sandbox: SandboxServer | undefined;
+	let modelDouble: ModelDouble | undefined;
 	let processes: N8nServer[] = [];
 	const stopN8n = async () => {
 		await Promise.all(processes.map((server) => server.stop()));
@@ -113,6 +121,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	const stop = async () => {
 		await stopN8n();
 		await sandbox?.stop();
+		await modelDouble?.stop();
 		await services.stop();
 	};
 	try {
@@ -120,9 +129,11 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			await findFreePort(),
 			path.join(options.userFolder, 'sandbox.log'),
 		);
+		modelDouble = await startModelDouble(await findFreePort());
 		await importCredentials(cli, [
 			messagingApiCredential(sandbox.baseUrl, SANDBOX_API_KEY),
 			signingSecretCredential(SANDBOX_SIGNING_SECRET),
+			openAiCredential(modelDouble.openAiBaseUrl),
 		]);
 		await importExamples(cli, options.examples, {
 			origin: `http://${LOOPBACK}:${ports.main}`,
@@ -134,6 +145,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		await activateTriggerExamples(rest, options.examples);
 		const stack: QueueStack = {
 			sandbox,
+			modelDouble,
 			services,
 			rest,
 			cli,

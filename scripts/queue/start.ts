@@ -57,6 +57,7 @@ Queue mode ready in ${Math.round((Date.now() - started) / 1000)} s.
   Redis (the queue)                 ${services.redis.host}:${services.redis.port}
   PostgreSQL (the database)         ${services.postgres.host}:${services.postgres.port}/${services.postgres.database}
   sandbox API                       ${stack.sandbox.baseUrl}   (API key ${SANDBOX_API_KEY})
+  model double                      ${stack.modelDouble.openAiBaseUrl}   (the "OpenAI (local model double)" credential)
 
 Executions started in the editor, by webhooks or by triggers run on the workers. Logs and data: ${path.relative(process.cwd(), QUEUE_DIR)}/
 Press Ctrl-C to stop everything.`);
