@@ -53,8 +53,9 @@ interface Window {
 interface Step {
 	fromLimit: number;
 	fromRate: number;
-	/** The rate of the first slow round trip at the new limit, while a second one is awaited. */
+	/** The rate and round trip of the first slow round trip at the new limit, while a second one is awaited. */
 	firstRate?: number;
+	firstRoundTrip?: number;
 }
 
 /**
@@ -188,14 +189,17 @@ export class AdaptiveConcurrencyLimit {
 		const { latencies, loadedLatencies, peakInFlight } = this.window;
 		// Requests started while the pool was still filling after a step up met a shorter queue than the limit makes.
 		const samples = loadedLatencies.length * 2 >= latencies.length ? loadedLatencies : latencies;
-		const roundTrip = quantile(samples, LUCKY_QUANTILE);
+		const luckyRoundTrip = quantile(samples, LUCKY_QUANTILE);
+		// Slow start steps by half: one step too far costs a provider at its knee 1.5 × its latency. So it reads
+		// the median, which no few early answers can hold down; past it, the luckiest tenth rides out stalls.
+		const roundTrip = this.slowStart ? quantile(samples, 0.5) : luckyRoundTrip;
 		// A limit the run never filled (a paced run, the last items) taught nothing about a higher one.
 		const filled = peakInFlight >= this.current;
 		// Little's law: what the limit delivers is as many answers per round trip as it holds in flight.
 		const rate = this.current / quantile(samples, 0.5);
 		const step = this.lastStep;
 		this.lastStep = undefined;
-		this.fastestRoundTrip = Math.min(this.fastestRoundTrip, roundTrip);
+		this.fastestRoundTrip = Math.min(this.fastestRoundTrip, luckyRoundTrip);
 		const tolerated = Math.max(
 			this.fastestRoundTrip * LATENCY_TOLERANCE,
 			this.fastestRoundTrip + HOST_QUEUEING_MS,
@@ -210,7 +214,7 @@ export class AdaptiveConcurrencyLimit {
 		if (step && filled) {
 			// On a fast provider one round trip's rate is as noisy as n8n's event loop; a step is judged on two.
 			if (step.firstRate === undefined) {
-				this.lastStep = { ...step, firstRate: rate };
+				this.lastStep = { ...step, firstRate: rate, firstRoundTrip: roundTrip };
 				this.window = this.freshWindow();
 				return;
 			}
@@ -220,8 +224,9 @@ export class AdaptiveConcurrencyLimit {
 				// to tell a real gain from jitter, so only they make its latency the new normal; a probe that paid is
 				// kept, and the next one waits for the latency to hold.
 				if (this.slowStart) {
-					this.acceptedRoundTrip = roundTrip;
-					this.stepUp(stepRate);
+					// A stall only ever slows a round trip: the better of the two is what this limit delivers.
+					this.acceptedRoundTrip = Math.min(step.firstRoundTrip ?? roundTrip, roundTrip);
+					this.stepUp(Math.max(step.firstRate, rate));
 				}
 				this.window = this.freshWindow();
 				return;
@@ -240,7 +245,7 @@ export class AdaptiveConcurrencyLimit {
 		if (this.current === MIN_LIMIT) {
 			// Still slow with one request in flight: the provider got slower for everyone, not because of us.
 			// That latency is its new unloaded one, and the search starts again from here.
-			this.fastestRoundTrip = roundTrip;
+			this.fastestRoundTrip = luckyRoundTrip;
 			this.acceptedRoundTrip = 0;
 			this.slowStart = true;
 			this.slowRoundTrips = 0;
