@@ -1,7 +1,5 @@
-import {
-	AdaptiveConcurrencyLimit,
-	AUTOMATIC_UPPER_BOUND,
-} from '../../../../nodes/Messaging/throughput/adaptiveConcurrency';
+import { AdaptiveConcurrencyLimit } from '../../../../nodes/Messaging/throughput/adaptiveConcurrency';
+import { AUTOMATIC_UPPER_BOUND } from '../../../../nodes/Messaging/throughput/concurrencyTuning';
 import type { FailureKind } from '../../../../nodes/Messaging/throughput/retryPolicy';
 import { VirtualClock } from './virtualClock';
 
