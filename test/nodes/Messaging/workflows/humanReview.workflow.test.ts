@@ -195,6 +195,15 @@ describe('as Human review', () => {
 	});
 });
 
+describe('a new Human review node (Message Type at its default, Template)', () => {
+	test("is refused by n8n before it runs, for its empty Template Name (n8n's Message goes out only as a Session text)", async () => {
+		await expect(run(workflow(HITL_TYPE, { to: '+919812345678' }))).rejects.toThrow(
+			'Parameter "Template Name" is required.',
+		);
+		expect(sandbox().requests()).toHaveLength(0);
+	});
+});
+
 describe('Send and Wait as a plain agent tool', () => {
 	const ask = { resource: 'whatsapp', operation: 'sendAndWait', ...review, message: 'Ship it?' };
 
