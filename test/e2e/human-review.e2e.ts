@@ -1,6 +1,12 @@
 import { answerLinksIn } from '../../scripts/lib/approval-round-trip';
 import type { ModelDoubleAdmin } from '../../scripts/model-double/admin';
-import { HUMAN_REVIEW_TYPE, humanReviewWorkflow, SMS_TOOL, toolNameOf } from './agent-workflows';
+import {
+	HUMAN_REVIEW_TYPE,
+	humanReviewWorkflow,
+	SMS_TOOL,
+	toolNameOf,
+	withExecutionOrder,
+} from './agent-workflows';
 import {
 	agentAnswer,
 	answer,
@@ -62,6 +68,7 @@ export async function checkHumanReview(
 			await checkDeclined(context, runner, model, reviewed);
 		}
 		await checkTimedOut(context, runner, model);
+		await checkLegacyOrder(context, runner, model);
 		await checkSendAndWaitAsPlainTool(context, runner, model);
 	} finally {
 		await model.echo();
@@ -211,6 +218,42 @@ async function checkTimedOut(
 			assertEqual(sent.length, 1, 'requests the sandbox received (the question only)');
 			const results = toolResults(await model.requests());
 			assert(results.length === 1 && REJECTION.test(results[0]), `tool results: ${results}`);
+		},
+	);
+}
+
+async function checkLegacyOrder(
+	context: E2eContext,
+	runner: CheckRunner,
+	model: ModelDoubleAdmin,
+): Promise<void> {
+	await runner.check(
+		'under the legacy execution order v0 (n8n resumed the agent with a rejection before the approver answered, and an approval then ran nothing) Human review fails before anything is sent, saying why',
+		async () => {
+			const agent = await createAgent(
+				context,
+				withExecutionOrder(
+					humanReviewWorkflow('AI agent, v0: SMS after human review', SMS_TOOL, reviewParameters()),
+					'v0',
+				),
+			);
+			const parameters = { to: '+919877710005', customer_name: 'Kiran', order_id: '5678' };
+			const started = await startAgent(context, model, agent, smsCall(parameters));
+			const finished = await ended(context, started.execution.id);
+			assertEqual(
+				await sentSince(context, started.sentBefore),
+				[],
+				'requests the sandbox received',
+			);
+			assertEqual(finished.status, 'error', 'execution status');
+			const [reviewRun] = (finished.runData['Human review'] ?? []) as Array<{
+				error?: { message?: string };
+			}>;
+			assertEqual(
+				reviewRun?.error?.message,
+				'Human review cannot run under the legacy execution order (v0): n8n resumes the agent before the approver answers, so the tool would never run. Set Workflow Settings > Execution Order to "v1 (recommended)".',
+				"the review's error",
+			);
 		},
 	);
 }

@@ -15,31 +15,37 @@ export function runsAsHumanReview(context: IExecuteFunctions): boolean {
 const INSTEAD =
 	"connect the Messaging node to the tool as Human review instead (on the tool's connector: Human review > Messaging), or use Send";
 
+const V1_ORDER = 'Set Workflow Settings > Execution Order to "v1 (recommended)"';
+
 /**
- * Send and Wait as a plain agent tool waits only when n8n's engine runs the call (AI Agent 3 and later, execution
- * order v1): the execution waits, and the answer resumes the agent as the tool's result. Otherwise the question
- * would go out and nothing could ever use the answer, so the node refuses before anything is sent.
+ * Send and Wait for an AI Agent waits only when n8n's engine runs the call (AI Agent 3 and later) in execution
+ * order v1: the execution waits, and the answer resumes the agent. Otherwise the question would go out and its
+ * answer could never be used, so the node refuses before anything is sent.
  */
-export function plainToolWaitRefusal(context: IExecuteFunctions): NodeOperationError | undefined {
-	if (!runsAsAgentTool(context) || runsAsHumanReview(context)) return undefined;
+export function agentWaitRefusal(context: IExecuteFunctions): NodeOperationError | undefined {
+	if (!runsAsAgentTool(context)) return undefined;
 	const node = context.getNode();
-	if (context.isToolExecution()) {
+	const review = runsAsHumanReview(context);
+	if (!review && context.isToolExecution()) {
 		return new NodeOperationError(
 			node,
 			"Send and Wait cannot run as this AI Agent's tool: an AI Agent before version 3 runs its tools itself and does not wait for a person's answer",
 			{ description: `Upgrade the AI Agent node to version 3 or later, ${INSTEAD}.` },
 		);
 	}
-	if (context.getWorkflowSettings().executionOrder !== 'v1') {
+	if (context.getWorkflowSettings().executionOrder === 'v1') return undefined;
+	if (review) {
 		return new NodeOperationError(
 			node,
-			'Send and Wait cannot run as an agent tool under the legacy execution order (v0): n8n resumes the agent before the person answers',
-			{
-				description: `Set Workflow Settings > Execution Order to "v1 (recommended)", ${INSTEAD}.`,
-			},
+			'Human review cannot run under the legacy execution order (v0): n8n resumes the agent before the approver answers, so the tool would never run',
+			{ description: `${V1_ORDER}.` },
 		);
 	}
-	return undefined;
+	return new NodeOperationError(
+		node,
+		'Send and Wait cannot run as an agent tool under the legacy execution order (v0): n8n resumes the agent before the person answers',
+		{ description: `${V1_ORDER}, ${INSTEAD}.` },
+	);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { route } from '../../../../nodes/Messaging/actions/router';
 import {
-	plainToolWaitRefusal,
+	agentWaitRefusal,
 	reviewMessageExpression,
 	runsAsHumanReview,
 } from '../../../../nodes/Messaging/actions/toolMode';
@@ -52,14 +52,14 @@ const INSTEAD =
 describe('Send and Wait as a plain agent tool', () => {
 	test.each([
 		['the node in a workflow', { type: NODE, executionOrder: 'v0' as const }],
-		['Human review', { type: REVIEW, toolExecution: true }],
+		['Human review in order v1', { type: REVIEW }],
 		['a tool AI Agent 3 hands to the engine, in order v1', { type: TOOL }],
 	])('%s may wait', (_what, situation) => {
-		expect(plainToolWaitRefusal(contextIn(situation).context)).toBeUndefined();
+		expect(agentWaitRefusal(contextIn(situation).context)).toBeUndefined();
 	});
 
 	test('a tool an agent runs itself (AI Agent before 3) is refused: it could never be resumed', () => {
-		const refusal = plainToolWaitRefusal(contextIn({ type: TOOL, toolExecution: true }).context);
+		const refusal = agentWaitRefusal(contextIn({ type: TOOL, toolExecution: true }).context);
 		expect(refusal?.message).toBe(
 			"Send and Wait cannot run as this AI Agent's tool: an AI Agent before version 3 runs its tools itself and does not wait for a person's answer",
 		);
@@ -69,10 +69,18 @@ describe('Send and Wait as a plain agent tool', () => {
 	});
 
 	test('a tool in the legacy execution order is refused: n8n resumes the agent before the answer', () => {
-		const refusal = plainToolWaitRefusal(contextIn({ type: TOOL, executionOrder: 'v0' }).context);
+		const refusal = agentWaitRefusal(contextIn({ type: TOOL, executionOrder: 'v0' }).context);
 		expect(refusal?.description).toBe(
 			`Set Workflow Settings > Execution Order to "v1 (recommended)", ${INSTEAD}`,
 		);
+	});
+
+	test('Human review in the legacy execution order is refused: the agent reads a rejection before the approver answers', () => {
+		const refusal = agentWaitRefusal(contextIn({ type: REVIEW, executionOrder: 'v0' }).context);
+		expect([refusal?.message, refusal?.description]).toEqual([
+			'Human review cannot run under the legacy execution order (v0): n8n resumes the agent before the approver answers, so the tool would never run',
+			'Set Workflow Settings > Execution Order to "v1 (recommended)".',
+		]);
 	});
 
 	test('the router answers an agent that runs its tools itself with an item it reads (it reads a thrown error as ""), and sends nothing', async () => {

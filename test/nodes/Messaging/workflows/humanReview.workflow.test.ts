@@ -152,6 +152,14 @@ describe('as Human review', () => {
 		}
 	});
 
+	test('in the legacy execution order v0 it fails before anything is sent (n8n would resume the agent with a rejection before the approver answers)', async () => {
+		const { error } = await run(workflow(HITL_TYPE, review, 'v0'));
+		expect(error?.message).toBe(
+			'Human review cannot run under the legacy execution order (v0): n8n resumes the agent before the approver answers, so the tool would never run. Set Workflow Settings > Execution Order to "v1 (recommended)".',
+		);
+		expect(sandbox().requests()).toHaveLength(0);
+	});
+
 	test('a message of its own keeps its expressions, $tool.parameters.<key> included', async () => {
 		const message = '=May the agent text {{ $tool.parameters.customer_name }} ({{ $tool.name }})?';
 		const { error } = await run(workflow(HITL_TYPE, { ...review, message }));
