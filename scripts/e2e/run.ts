@@ -13,6 +13,7 @@ import { checkEditor } from '../../test/e2e/editor.e2e';
 import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 
 import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
+import { checkHumanReview } from '../../test/e2e/human-review.e2e';
 import { checkInboundMessages } from '../../test/e2e/inbound-messages.e2e';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { checkProviderBudgets } from '../../test/e2e/provider-budgets.e2e';
@@ -176,6 +177,12 @@ async function main(): Promise<number> {
 				name: 'ai-agent',
 				title: "n8n's AI Agent with the Messaging node as its tool",
 				run: () => checkAiAgent(context, runner, new ModelDoubleAdmin(stack!.modelDouble.baseUrl)),
+			},
+			{
+				name: 'human-review',
+				title: "The Messaging node as Human review of an AI Agent's tool",
+				run: () =>
+					checkHumanReview(context, runner, new ModelDoubleAdmin(stack!.modelDouble.baseUrl)),
 			},
 			// Last: it restarts n8n.
 			{

@@ -165,3 +165,66 @@ export function agentWorkflow(
 	// The engine runs the agent's tool calls before resuming it only in v1 order, which the editor gives new workflows.
 	return { json: { name, nodes, connections, settings: { executionOrder: 'v1' } }, webhookPath };
 }
+
+export const HUMAN_REVIEW_TYPE = 'n8n-nodes-messaging.messagingHitlTool';
+export const HUMAN_REVIEW_NODE = 'Human review';
+
+/** The agent's webhook answers as soon as it is called, not with the agent's answer: for runs that wait. */
+export function answeringAtOnce(workflow: AgentWorkflow): AgentWorkflow {
+	const [trigger, ...rest] = workflow.json.nodes as Array<{ parameters: Record<string, unknown> }>;
+	const answering = {
+		...trigger,
+		parameters: { ...trigger.parameters, responseMode: 'onReceived' },
+	};
+	return { ...workflow, json: { ...workflow.json, nodes: [answering, ...rest] } };
+}
+
+/**
+ * An agent whose tool is gated by the Messaging node as n8n's "Human review": the model's call to the tool sends
+ * the review's Send and Wait, and only an approval runs the tool. The webhook answers at once, since the
+ * execution waits for the person.
+ */
+export function humanReviewWorkflow(
+	name: string,
+	gatedTool: ToolSpec,
+	reviewParameters: Record<string, unknown>,
+): AgentWorkflow {
+	const { json, webhookPath } = answeringAtOnce(
+		agentWorkflow(name, [gatedTool], { responsesApi: true }),
+	);
+	const nodes = json.nodes as Array<Record<string, unknown>>;
+	nodes.push({
+		id: randomUUID(),
+		name: HUMAN_REVIEW_NODE,
+		type: HUMAN_REVIEW_TYPE,
+		typeVersion: 1,
+		position: [400, 480],
+		webhookId: randomUUID(),
+		parameters: reviewParameters,
+		credentials: { messagingApi: EXAMPLE_CREDENTIAL },
+	});
+	const toReview = { ai_tool: [[{ node: HUMAN_REVIEW_NODE, type: 'ai_tool', index: 0 }]] };
+	const toAgent = { ai_tool: [[{ node: AGENT_NODE, type: 'ai_tool', index: 0 }]] };
+	const connections = {
+		...(json.connections as Record<string, unknown>),
+		[gatedTool.name]: toReview,
+		[HUMAN_REVIEW_NODE]: toAgent,
+	};
+	return { json: { ...json, nodes, connections }, webhookPath };
+}
+
+/** The same agent at another AI Agent version; before 3 the agent refuses OpenAI Chat Model 1.3, so 1.2. */
+export function withAgentVersion(workflow: AgentWorkflow, typeVersion: number): AgentWorkflow {
+	const nodes = (workflow.json.nodes as Array<Record<string, unknown>>).map((node) => {
+		if (node.name === AGENT_NODE) return { ...node, typeVersion };
+		if (node.name !== 'OpenAI Chat Model' || typeVersion >= 3) return node;
+		const { model } = node.parameters as Record<string, unknown>;
+		return { ...node, typeVersion: 1.2, parameters: { model, options: {} } };
+	});
+	return { ...workflow, json: { ...workflow.json, nodes } };
+}
+
+/** The same agent under another execution order (v0: n8n's legacy order). */
+export function withExecutionOrder(workflow: AgentWorkflow, executionOrder: string): AgentWorkflow {
+	return { ...workflow, json: { ...workflow.json, settings: { executionOrder } } };
+}

@@ -13,6 +13,7 @@ import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
+	INodeTypes,
 	IRun,
 	IRunExecutionData,
 	IWebhookData,
@@ -119,6 +120,7 @@ export class WaitingExecutions {
 	constructor(
 		private readonly workflowJson: WorkflowJson,
 		private readonly credentials: () => { baseUrl: string; apiKey: string },
+		private readonly nodeTypes: INodeTypes = testNodeTypes,
 	) {}
 
 	private workflow(): Workflow {
@@ -128,7 +130,8 @@ export class WaitingExecutions {
 			nodes: structuredClone(this.workflowJson.nodes),
 			connections: this.workflowJson.connections,
 			active: true,
-			nodeTypes: testNodeTypes,
+			nodeTypes: this.nodeTypes,
+			settings: this.workflowJson.settings,
 		});
 	}
 

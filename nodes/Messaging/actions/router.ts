@@ -5,6 +5,7 @@ import { readEndpoint } from '../transport/endpoint';
 import { ItemParameters } from './common/itemParameters';
 import { readBatchSettings, readSendSettings } from './common/sendSettings';
 import { asNodeError, errorItem, messageForAgent, runsAsAgentTool } from './itemErrors';
+import { agentWaitRefusal } from './toolMode';
 import { sendAll, type IndexedSend, type PreparedSend } from './sendPrepared';
 import * as sms from './sms';
 import type { MessagingResource, OperationModule } from './types';
@@ -93,6 +94,10 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	const operation = resolveOperation(this);
 	const itemCount = this.getInputData().length;
 	if (operation.singleItem) checkSingleItem(this, itemCount);
+	const refusal = operation.waitsForAnswer ? agentWaitRefusal(this) : undefined;
+	// An agent that runs its tools itself hands the model "" for a thrown error, but reads an item.
+	if (refusal && this.isToolExecution()) return [[errorItem(this, refusal, 0)]];
+	if (refusal) throw refusal;
 	const { results, sends } = splitOutcomes(
 		prepareAll(parameters, operation, itemCount, continueOnFail),
 	);

@@ -12,6 +12,8 @@ export interface OperationModule {
 	prepare: PrepareRequest;
 	/** The operation asks one question per execution: more than one input item is refused before anything is sent. */
 	singleItem?: boolean;
+	/** The operation puts the execution to wait for a person: refused as a tool where n8n cannot wait for it. */
+	waitsForAnswer?: boolean;
 	/** Runs once every item was sent, on the items in input order; without it those items are the output. */
 	afterSend?: (
 		context: IExecuteFunctions,

@@ -15,29 +15,37 @@ import { issueToNodeError } from '../../validation/issueToNodeError';
 import { sendAndWaitFieldGuide, sendAndWaitSchema } from '../../validation/sendAndWaitSchema';
 import type { SendAndWaitInput, TemplateQuestion } from '../../validation/sendAndWaitSchema';
 import type { ItemParameters } from '../common/itemParameters';
+import { reviewMessage, runsAsHumanReview } from '../toolMode';
 
 export { putToWait as afterSend } from '../../sendAndWait/waiting';
 
 /** One person answers one execution, so the node asks once: it waits for exactly one answer. */
 export const singleItem = true;
 
+export const waitsForAnswer = true;
+
 export const description = sendAndWaitFields;
 
 const SESSION_TEXT_LIMIT = 4096;
 
+/**
+ * As Human review n8n hides Response Type at Approval, the only answer its agent reads (`approved`), so a
+ * Free Text saved in the workflow is not used there.
+ */
 function readInput(parameters: ItemParameters, itemIndex: number): Record<string, unknown> {
 	const read = (name: string, fallback: unknown) => parameters.read(name, itemIndex, fallback);
+	const review = runsAsHumanReview(parameters.context);
 	return {
 		to: read('to', ''),
 		messageType: read('messageType', 'template'),
-		message: read('message', ''),
+		message: review ? reviewMessage(parameters.context, itemIndex) : read('message', ''),
 		templateName: read('templateName', ''),
 		...parameters.readRowsOrJson(itemIndex, {
 			mode: 'componentsInputMode',
 			rows: 'components',
 			json: 'componentsJson',
 		}),
-		responseType: read('responseType', 'approval'),
+		responseType: review ? 'approval' : read('responseType', 'approval'),
 		approvalType: read('approvalOptions.values.approvalType', 'single'),
 		linkButton: read('linkButton', 1),
 		declineLinkButton: read('declineLinkButton', 2),
@@ -71,6 +79,14 @@ function answerLabels(input: SendAndWaitInput, parameters: ItemParameters, itemI
 	return { links, submit: links.approve };
 }
 
+/** What the page asks: the session's message; as Human review also with a template, what the agent wants to run. */
+function questionOf(input: SendAndWaitInput, parameters: ItemParameters, itemIndex: number) {
+	if (input.question.type === 'session') return input.question.message.trim();
+	if (!runsAsHumanReview(parameters.context)) return '';
+	const message = reviewMessage(parameters.context, itemIndex);
+	return typeof message === 'string' ? message.trim() : '';
+}
+
 /** The page is fixed with the message, from the item's own values, so both say the same. */
 function answerPageFor(
 	input: SendAndWaitInput,
@@ -79,11 +95,10 @@ function answerPageFor(
 	itemIndex: number,
 ): AnswerPage {
 	const option = (name: string) => String(parameters.readOption(name, itemIndex) ?? '');
-	const message = input.question.type === 'session' ? input.question.message.trim() : '';
 	return {
 		responseType: input.responseType,
 		title: option('responseFormTitle'),
-		question: option('responseFormDescription') || message,
+		question: option('responseFormDescription') || questionOf(input, parameters, itemIndex),
 		submitLabel: labels.submit,
 		...(input.withDecline ? { declineLabel: labels.links.decline } : {}),
 	};
