@@ -5,6 +5,8 @@ export interface Case {
 	key: string;
 	label: string;
 	sender: Sender;
+	/** Fires every row at once: it leaves the most garbage, so it runs after every rotated case. */
+	runsLast?: boolean;
 }
 
 export interface Provider {
@@ -73,6 +75,7 @@ export const PROVIDERS: Provider[] = [
 				key: 'httpAll',
 				label: 'HTTP Request node, defaults (all at once)',
 				sender: { kind: 'httpRequest', options: {} },
+				runsLast: true,
 			},
 		],
 	},

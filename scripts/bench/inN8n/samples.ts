@@ -63,7 +63,6 @@ export function sampleOf(
 		...requests.map((request) => request.receivedAt + request.latencyMs),
 	);
 	const audit = auditAnswers(requests, branch.count);
-	process.stderr.write(`DIAG ${branch.key} pre=${firstAt - send.startTime} wire=${lastAnswerAt - firstAt} post=${send.startTime + send.executionTime - lastAnswerAt}\n`);
 	return {
 		nodeMs: send.executionTime,
 		workflowMs: send.startTime + send.executionTime - rows.startTime,
