@@ -121,16 +121,13 @@ export class AdaptiveConcurrencyLimit {
 		// Slow start steps by half: one step too far costs a provider at its knee 1.5 × its latency. So it reads
 		// the median, which no few early answers can hold down; past it, the luckiest tenth rides out stalls.
 		const roundTrip = this.slowStart ? reading.median : reading.lucky;
-		if (roundTrip <= this.toleratedRoundTrip()) {
+		const tolerated = tuning.toleratedRoundTrip(this.fastestRoundTrip, this.acceptedRoundTrip);
+		if (roundTrip <= tolerated) {
 			this.slowRoundTrips = 0;
 			if (reading.filled) this.stepUp(reading.rate);
 			this.window = this.freshWindow();
 		} else if (step && reading.filled) this.settleStep(step, reading.rate, roundTrip);
-		else this.afterSlowRoundTrip(roundTrip, reading);
-	}
-
-	private toleratedRoundTrip(): number {
-		return tuning.toleratedRoundTrip(this.fastestRoundTrip, this.acceptedRoundTrip);
+		else this.afterSlowRoundTrip(tolerated / roundTrip, reading);
 	}
 
 	private settleStep(step: Step, rate: number, roundTrip: number): void {
@@ -151,8 +148,11 @@ export class AdaptiveConcurrencyLimit {
 		this.window = this.freshWindow();
 	}
 
-	/** Slower than tolerated with no step to blame: a queue forming at the provider, or a provider slowing down. */
-	private afterSlowRoundTrip(roundTrip: number, reading: WindowReading): void {
+	/**
+	 * Slower than tolerated (`gradient`, tolerated ÷ round trip, below 1) with no step to blame: a queue forming at
+	 * the provider, or a provider slowing down.
+	 */
+	private afterSlowRoundTrip(gradient: number, reading: WindowReading): void {
 		this.slowRoundTrips++;
 		const slowEnough = this.slowStart ? 1 : tuning.SLOW_ROUND_TRIPS_TO_CUT;
 		if (this.slowRoundTrips < slowEnough) {
@@ -171,7 +171,6 @@ export class AdaptiveConcurrencyLimit {
 			return;
 		}
 		const deepestCut = this.slowStart ? tuning.MAX_SLOW_START_CUT : tuning.MAX_PROBE_CUT;
-		const gradient = this.toleratedRoundTrip() / roundTrip;
 		this.limit = Math.max(tuning.MIN_LIMIT, this.limit * Math.max(deepestCut, gradient));
 		this.afterDecrease();
 	}

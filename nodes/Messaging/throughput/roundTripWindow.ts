@@ -28,8 +28,7 @@ export function openWindow(startedAt: number, inFlight: number): RoundTripWindow
 	return { startedAt, latencies: [], loadedLatencies: [], peakInFlight: inFlight };
 }
 
-function quantile(values: number[], share: number): number {
-	const sorted = [...values].sort((a, b) => a - b);
+function quantile(sorted: number[], share: number): number {
 	return sorted[Math.floor((sorted.length - 1) * share)];
 }
 
@@ -38,9 +37,10 @@ export function readWindow(window: RoundTripWindow, limit: number): WindowReadin
 	const { latencies, loadedLatencies, peakInFlight } = window;
 	// Requests started while the pool was still filling after a step up met a shorter queue than the limit makes.
 	const samples = loadedLatencies.length * 2 >= latencies.length ? loadedLatencies : latencies;
-	const median = quantile(samples, 0.5);
+	const sorted = [...samples].sort((a, b) => a - b);
+	const median = quantile(sorted, 0.5);
 	return {
-		lucky: quantile(samples, LUCKY_QUANTILE),
+		lucky: quantile(sorted, LUCKY_QUANTILE),
 		median,
 		rate: limit / median,
 		filled: peakInFlight >= limit,
