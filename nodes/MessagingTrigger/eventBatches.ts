@@ -84,7 +84,7 @@ export class EventBatch {
  * sit in memory until n8n has the execution. Past either cap, deliveries are turned away before anything is claimed.
  */
 export const MAX_HELD_EVENTS = 10_000;
-export const MAX_HELD_DELIVERIES = 1_000;
+export const MAX_HELD_DELIVERIES = 500;
 
 const openBatches = new Map<string, EventBatch>();
 const held = { events: 0, deliveries: 0 };
