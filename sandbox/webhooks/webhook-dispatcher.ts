@@ -102,23 +102,10 @@ export class WebhookDispatcher {
 	/** One POST body (an event, or an array of them) through its attempts. */
 	private async send(events: WebhookEvent[], url: string, asArray: boolean): Promise<void> {
 		const rawBody = JSON.stringify(asArray ? events : events[0]);
-		const signal = this.aborter.signal;
 		for (let attempt = 1; attempt <= this.settings.maxAttempts; attempt++) {
-			await this.untilResumed(url);
-			if (signal.aborted) return;
-			await this.pool.acquire();
-			const at = this.clock.now();
-			// Each attempt is signed afresh: a retry hours later must still pass a receiver's replay window.
-			const headers = deliveryHeaders(
-				this.signingSecret,
-				asArray ? null : events[0].event_id,
-				Math.floor(at / 1000),
-				rawBody,
-			);
-			const result = await postJson(url, rawBody, headers, this.settings.timeoutMs, signal).finally(
-				() => this.pool.release(),
-			);
-			if (signal.aborted) return;
+			const outcome = await this.post(url, rawBody, asArray ? null : events[0].event_id);
+			if (outcome === null) return;
+			const { at, result } = outcome;
 			const status = 'status' in result ? result.status : null;
 			this.summary.posted(status);
 			const batchSize = asArray ? events.length : null;
@@ -128,22 +115,55 @@ export class WebhookDispatcher {
 				return;
 			}
 			if (attempt < this.settings.maxAttempts)
-				await this.timers.wait(this.retryDelayMs(url, attempt, result));
+				await this.timers.wait(this.retryDelayMs(attempt, result));
 		}
 		this.summary.gaveUpOn(events.length);
 	}
 
-	/** The receiver's Retry-After on 429 and 503 (and the URL held that long), else exponential backoff. */
-	private retryDelayMs(url: string, attempt: number, result: PostResult): number {
-		if ('status' in result && BACKPRESSURE_STATUSES.has(result.status)) {
-			const seconds = result.retryAfterSeconds;
-			if (seconds !== undefined) {
-				const until = performance.now() + seconds * 1000;
-				this.pausedUntil.set(url, Math.max(until, this.pausedUntil.get(url) ?? 0));
-				return seconds * 1000;
-			}
+	/** One attempt in a pool slot, once the URL is not held; null when the sandbox closed meanwhile. */
+	private async post(
+		url: string,
+		rawBody: string,
+		eventId: string | null,
+	): Promise<{ at: number; result: PostResult } | null> {
+		const signal = this.aborter.signal;
+		// A slot freed by the request that was just told to wait must not let the next one through.
+		for (;;) {
+			await this.untilResumed(url);
+			if (signal.aborted) return null;
+			await this.pool.acquire();
+			if (!this.isHeld(url)) break;
+			this.pool.release();
 		}
-		return this.settings.baseDelayMs * 2 ** (attempt - 1);
+		try {
+			const at = this.clock.now();
+			// Each attempt is signed afresh: a retry hours later must still pass a receiver's replay window.
+			const headers = deliveryHeaders(this.signingSecret, eventId, Math.floor(at / 1000), rawBody);
+			const result = await postJson(url, rawBody, headers, this.settings.timeoutMs, signal);
+			this.holdOnBackpressure(url, result);
+			return signal.aborted ? null : { at, result };
+		} finally {
+			this.pool.release();
+		}
+	}
+
+	/** A 429 or 503 with Retry-After holds every request to that URL for those seconds. */
+	private holdOnBackpressure(url: string, result: PostResult): void {
+		const seconds = backpressureSeconds(result);
+		if (seconds === undefined) return;
+		const until = performance.now() + seconds * 1000;
+		this.pausedUntil.set(url, Math.max(until, this.pausedUntil.get(url) ?? 0));
+	}
+
+	private isHeld(url: string): boolean {
+		const resumeAt = this.pausedUntil.get(url);
+		return resumeAt !== undefined && resumeAt > performance.now();
+	}
+
+	/** The receiver's Retry-After on 429 and 503, else exponential backoff. */
+	private retryDelayMs(attempt: number, result: PostResult): number {
+		const seconds = backpressureSeconds(result);
+		return seconds === undefined ? this.settings.baseDelayMs * 2 ** (attempt - 1) : seconds * 1000;
 	}
 
 	private async untilResumed(url: string): Promise<void> {
@@ -188,4 +208,10 @@ function checkedSettings(settings: Settings): Settings {
 	if (!(settings.timeoutMs > 0) || !(settings.baseDelayMs >= 0))
 		throw new Error('webhooks.timeoutMs must be above 0 and webhooks.baseDelayMs 0 or more');
 	return { ...settings, batch: checkedBatch(settings.batch ?? null) };
+}
+
+function backpressureSeconds(result: PostResult): number | undefined {
+	return 'status' in result && BACKPRESSURE_STATUSES.has(result.status)
+		? result.retryAfterSeconds
+		: undefined;
 }
