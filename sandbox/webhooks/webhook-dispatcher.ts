@@ -202,6 +202,11 @@ export class WebhookDispatcher {
 }
 
 function checkedSettings(settings: Settings): Settings {
+	const unknown = Object.keys(settings).filter((key) => !(key in DEFAULTS));
+	if (unknown.length > 0)
+		throw new Error(
+			`Unknown webhooks setting ${unknown.join(', ')}; use ${Object.keys(DEFAULTS).join(', ')}`,
+		);
 	if (!(settings.maxAttempts >= 1)) throw new Error('webhooks.maxAttempts must be at least 1');
 	if (!Number.isInteger(settings.maxConcurrent) || settings.maxConcurrent < 1)
 		throw new Error('webhooks.maxConcurrent must be a whole number, 1 or more');

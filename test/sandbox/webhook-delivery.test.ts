@@ -293,6 +293,9 @@ describe('webhook delivery like a well-run provider', () => {
 		);
 		expect((await put({ batch: null })).status).toBe(204);
 		expect((await put({ maxConcurrent: 0 })).status).toBe(400);
+		const typo = await put({ maxConcurent: 5 });
+		expect(typo.status).toBe(400);
+		expect(await typo.text()).toMatch(/Unknown webhooks setting maxConcurent/);
 		expect((await put({ batch: { maxEvents: 0, lingerMs: 1 } })).status).toBe(400);
 	});
 });
