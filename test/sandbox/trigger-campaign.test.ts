@@ -10,9 +10,9 @@ describe('Messaging Trigger receiving a campaign from the sandbox', () => {
 	let sandbox: Sandbox;
 	let harness: TriggerHarness;
 
-	async function runCampaign(webhooks: SandboxOptions['webhooks']) {
+	async function runCampaign(webhooks: SandboxOptions['webhooks'], typeVersion = 1.1) {
 		sandbox = await startSandbox({ lifecycle: null, webhooks });
-		harness = await startTriggerHarness({ signingSecret: sandbox.signingSecret, typeVersion: 1.1 });
+		harness = await startTriggerHarness({ signingSecret: sandbox.signingSecret, typeVersion });
 		const campaign = sandbox.startCampaign({
 			count: 40,
 			url: harness.url,
@@ -70,4 +70,34 @@ describe('Messaging Trigger receiving a campaign from the sandbox', () => {
 		).toEqual([]);
 		expect(summary).toMatchObject({ gaveUp: 0, postsByHttpStatus: { '200': summary.posts } });
 	});
+
+	/** Every message's events in the order the API sends them: nothing reordered across batches. */
+	function inOrderPerMessage(items: Array<Record<string, unknown>>): string[] {
+		const statuses = new Map<string, string[]>();
+		for (const item of items)
+			statuses.set(item.message_id as string, [
+				...(statuses.get(item.message_id as string) ?? []),
+				item.status as string,
+			]);
+		return [...statuses.values()]
+			.map((shape) => shape.join(' '))
+			.filter((shape) => !['sent delivered read', 'sent failed'].includes(shape));
+	}
+
+	it.each([
+		['one event per POST', {}],
+		['up to 25 events per POST', { batch: { maxEvents: 25, lingerMs: 50 } }],
+	])(
+		'runs every event once in a few executions through the batching trigger (v2 defaults), %s',
+		async (_shape, webhooks) => {
+			const { campaign, items, summary } = await runCampaign(webhooks, 2);
+
+			expect(items).toHaveLength(campaign.expectedEvents);
+			expect(new Set(items.map((item) => item.event_id)).size).toBe(campaign.expectedEvents);
+			expect(harness.runs.length).toBeLessThan(campaign.expectedEvents / 4);
+			expect(Math.max(...harness.runs.map((run) => run.length))).toBeLessThanOrEqual(100);
+			expect(inOrderPerMessage(items)).toEqual([]);
+			expect(summary).toMatchObject({ gaveUp: 0, postsByHttpStatus: { '200': summary.posts } });
+		},
+	);
 });
