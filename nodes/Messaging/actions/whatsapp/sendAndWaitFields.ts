@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { componentFields } from '../common/componentFields';
+import { messageTypeField } from '../common/messageTypeField';
 import { recipientField } from '../common/recipientField';
 import { sendAndWaitOptions } from './sendAndWaitOptions';
 
@@ -73,28 +74,12 @@ function buttonPosition(
 
 export const sendAndWaitFields: INodeProperties[] = [
 	recipientField('WhatsApp', showForSendAndWait),
-	{
-		displayName: 'Message Type',
-		name: 'messageType',
-		type: 'options',
-		default: 'template',
-		options: [
-			{
-				name: 'Session',
-				value: 'session',
-				description:
-					'Your text with the links below it; only within 24 hours of the last message the recipient sent you',
-			},
-			{
-				name: 'Template',
-				value: 'template',
-				description: 'An approved template whose URL buttons carry the links; works at any time',
-			},
-		],
-		description:
-			'A session text inside the 24-hour window, or a template with URL buttons at any time',
-		displayOptions: { show: showForSendAndWait },
-	},
+	messageTypeField(showForSendAndWait, {
+		session:
+			'Your text with the links below it; only within 24 hours of the last message the recipient sent you',
+		template: 'An approved template whose URL buttons carry the links; works at any time',
+		field: 'A session text inside the 24-hour window, or a template with URL buttons at any time',
+	}),
 	{
 		displayName: 'Message',
 		name: 'message',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendOptions } from '../common/sendOptions';
+import { optionsCollection, sendOptions } from '../common/sendOptions';
 
 /** n8n's own Limit Wait Time shape (`options.limitWaitTime.values`), so it reads as in n8n's WhatsApp and Slack nodes. */
 export const limitWaitTimeOption: INodeProperties = {
@@ -125,22 +125,16 @@ const sharedOptions = [
 	),
 ];
 
-function optionsCollection(responseType: string, options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'How long to wait, the answer page, and how the message is sent',
-		displayOptions: {
-			show: { resource: ['whatsapp'], operation: ['sendAndWait'], responseType: [responseType] },
-		},
-		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	};
+/** One collection per response type: Free Text adds its own labels. */
+function answerOptions(responseType: string, options: INodeProperties[]): INodeProperties {
+	return optionsCollection(
+		'How long to wait, the answer page, and how the message is sent',
+		{ resource: ['whatsapp'], operation: ['sendAndWait'], responseType: [responseType] },
+		options,
+	);
 }
 
 export const sendAndWaitOptions: INodeProperties[] = [
-	optionsCollection('approval', sharedOptions),
-	optionsCollection('freeText', [...sharedOptions, ...freeTextOptions]),
+	answerOptions('approval', sharedOptions),
+	answerOptions('freeText', [...sharedOptions, ...freeTextOptions]),
 ];
