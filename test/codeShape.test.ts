@@ -4,7 +4,8 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..');
-const MAX_FILE_LINES = 200;
+/** A smell alarm, not a knife: a file holds one idea, split where its meaning splits (docs/architecture.md). */
+const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 60;
 
 function sourceFilesUnder(folder: string): string[] {
