@@ -162,7 +162,7 @@ async function main(): Promise<number> {
 			: undefined;
 		if (report)
 			console.log(
-				`\nA WhatsApp campaign of 200 messages sent ${report.events} status events, one per request, to the delivery report example: n8n ran them in ${report.executions.length} executions, each counting its batch per status\n\n${reportTable(report)}`,
+				`\nA WhatsApp campaign of 100 messages sent ${report.events} status events, one per request, to the delivery report example: n8n ran them in ${report.executions.length} executions, each counting its batch per status\n\n${reportTable(report)}`,
 			);
 		const reportOk = report ? reportIsComplete(report) : true;
 		const failed = sent.filter((entry) => entry.error);
