@@ -260,7 +260,7 @@ export async function checkQueueEvents(
 			},
 		);
 		await runner.check(
-			`${settings.overlapping} events delivered to the main and the webhook process at the same moment: how many run twice is printed (the README's limit)`,
+			`${settings.overlapping} events delivered to the main and the webhook process at the same moment: how many run twice is printed (the limit docs/queue-mode.md states)`,
 			async () => {
 				const events = Array.from({ length: settings.overlapping }, statusEvent);
 				const before = recorder.runsOf('trigger').size;

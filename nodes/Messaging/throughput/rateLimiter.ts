@@ -39,7 +39,7 @@ interface Decrease {
  * sleeping, at a rate that adapts to the provider: unlimited (or the user's limit) until a 429, then a
  * multiplicative decrease below the rate being achieved, then a cubic climb back (like TCP CUBIC and the AWS SDK's
  * adaptive mode), never above the user's limit. Retries are served before first tries. Once the provider's budget
- * is spent, nothing starts until the reset it named (README: Throughput and retries).
+ * is spent, nothing starts until the reset it named (docs/throughput.md).
  */
 export class AdaptiveSendRateLimiter {
 	private readonly userLimit: number;
