@@ -13,13 +13,7 @@ import {
 } from './lib/credentials';
 import { activateTriggerExamples, importExamples } from './lib/example-import';
 import { INBOUND_REPLY_EXAMPLE_ID, loadExamples, triggerPathOf } from './lib/examples';
-import {
-	assertPortFree,
-	findFreePort,
-	LOOPBACK,
-	PortTakenError,
-	readPortFromEnv,
-} from './lib/ports';
+import { assertPortFree, findFreePort, LOOPBACK, readPortFromEnv } from './lib/ports';
 import { SandboxAdmin } from './lib/sandbox-admin';
 import {
 	SANDBOX_API_KEY,
@@ -28,7 +22,7 @@ import {
 	type SandboxServer,
 } from './lib/sandbox-server';
 import { loadOrCreateOwnerAccount } from './lib/owner-account';
-import { StopSwitch } from './lib/process-group';
+import { runStartScript, StopSwitch } from './lib/process-group';
 import { startModelDouble, type ModelDouble } from './model-double/server';
 import { ensureN8nInstalled } from './n8n/install';
 import { buildAndPack, installPackageIntoUserFolder } from './n8n/package';
@@ -71,7 +65,7 @@ async function main(): Promise<void> {
 		await modelDouble?.stop();
 	});
 
-	try {
+	await stopSwitch.startOrStopAll(async () => {
 		const sandboxBaseUrl = `http://${LOOPBACK}:${sandboxPort}`;
 		const origin = `http://${LOOPBACK}:${n8nPort}`;
 		const target = { userFolder: USER_FOLDER, port: n8nPort };
@@ -136,13 +130,7 @@ open one and click "Execute workflow". A customer writing on WhatsApp (answered 
   curl -X POST ${sandbox.baseUrl}/__admin/inbound -H 'content-type: application/json' -d '{"from": "+919812345678", "text": "Hi"}'
 Logs: ${path.relative(process.cwd(), USER_FOLDER)}/n8n-server.log, sandbox.log
 Press Ctrl-C to stop everything.`);
-	} catch (error) {
-		console.error(`\n${(error as Error).message}`);
-		await stopSwitch.stopAll(1);
-	}
+	});
 }
 
-main().catch((error: Error) => {
-	console.error(error instanceof PortTakenError ? error.message : (error.stack ?? error.message));
-	process.exit(1);
-});
+runStartScript(main);

@@ -3,8 +3,6 @@
  * examples executed by n8n's CLI against the sandbox, the delivery-event loop, inbound messages answered, and the
  * editor in Chromium.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { checkAiAgent } from '../../test/e2e/ai-agent.e2e';
@@ -12,21 +10,19 @@ import { checkDeliveryEvents } from '../../test/e2e/delivery-events.e2e';
 import { checkEditor } from '../../test/e2e/editor.e2e';
 import { checkErrorOutput } from '../../test/e2e/error-output.e2e';
 
-import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
+import { runInE2eEnvironment } from '../../test/e2e/environment';
+import { runCheckScript, type CheckRunner } from '../../test/e2e/harness';
 import { checkHumanReview } from '../../test/e2e/human-review.e2e';
 import { checkInboundMessages } from '../../test/e2e/inbound-messages.e2e';
 import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { checkProviderBudgets } from '../../test/e2e/provider-budgets.e2e';
 import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
-import { BARE_TRIGGER_PACKAGE_DIR, checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
+import { checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
 import { checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
 import type { E2eContext } from '../../test/e2e/context';
 import { checkExamples, type Acknowledgement } from '../../test/e2e/examples.e2e';
-import { loadExamples } from '../lib/examples';
-import { startLocalStack, type LocalStack } from '../lib/local-stack';
-import { SandboxAdmin } from '../lib/sandbox-admin';
+import type { LocalStack } from '../lib/local-stack';
 import { ModelDoubleAdmin } from '../model-double/admin';
-import { ensureN8nInstalled } from '../n8n/install';
 import { REPO_ROOT } from '../n8n/paths';
 
 const SCREENSHOTS_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
@@ -79,135 +75,73 @@ async function runPhases(phases: E2ePhase[], selected: Set<string>): Promise<voi
 	}
 }
 
+/** Every phase of the e2e, in the order they run; a phase may read what an earlier one produced. */
+function e2ePhases(context: E2eContext, runner: CheckRunner, stack: LocalStack): E2ePhase[] {
+	const acknowledgements = new Map<string, Acknowledgement>();
+	const model = () => new ModelDoubleAdmin(stack.modelDouble.baseUrl);
+	return [
+		{
+			name: 'installed',
+			title: 'Installed package',
+			run: () => checkInstalledPackage(context, runner),
+		},
+		{
+			name: 'examples',
+			title: 'Examples through n8n execute',
+			run: async () => {
+				for (const [id, ack] of await checkExamples(context, runner)) acknowledgements.set(id, ack);
+			},
+		},
+		{
+			name: 'delivery-events',
+			title: 'Delivery events',
+			run: () => checkDeliveryEvents(context, runner, acknowledgements.get('exSmsOrderDlt001')),
+		},
+		{
+			name: 'inbound',
+			title: 'Inbound WhatsApp messages',
+			run: () => checkInboundMessages(context, runner, acknowledgements.get('exWaLeadFollow01')),
+		},
+		{ name: 'error-output', title: 'Error output', run: () => checkErrorOutput(context, runner) },
+		{ name: 'send-and-wait', title: 'Send and Wait', run: () => checkSendAndWait(context, runner) },
+		{
+			name: 'budgets',
+			title: 'Provider budgets of a fixed window',
+			run: () => checkProviderBudgets(context, runner),
+		},
+		{ name: 'editor', title: 'Editor in Chromium', run: () => checkEditor(context, runner) },
+		{
+			name: 'trigger-burst',
+			title: 'Messaging Trigger under a burst',
+			run: () => checkTriggerBurst(context, runner),
+		},
+		{
+			name: 'ai-agent',
+			title: "n8n's AI Agent with the Messaging node as its tool",
+			run: () => checkAiAgent(context, runner, model()),
+		},
+		{
+			name: 'human-review',
+			title: "The Messaging node as Human review of an AI Agent's tool",
+			run: () => checkHumanReview(context, runner, model()),
+		},
+		// Last: it restarts n8n.
+		{
+			name: 'trigger-restart',
+			title: 'Messaging Trigger retries after n8n restarts',
+			run: () => checkTriggerRestart(context, runner),
+		},
+	];
+}
+
 async function main(): Promise<number> {
-	const started = Date.now();
-	await ensureN8nInstalled((line) => console.log(`› ${line}`));
-
-	// Outside the repository on purpose: Node resolves modules up the directory tree, and the repo's own
-	// node_modules would hide a dependency the installed package fails to bring.
-	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-e2e-'));
-	const userFolder = path.join(runDir, 'n8n');
-	console.log(`› Run folder ${runDir}`);
-
-	let stack: LocalStack | undefined;
-	const runner = new CheckRunner();
-	try {
-		const examples = loadExamples();
-		const owner = {
-			email: 'e2e@example.com',
-			password: 'E2e-check-2026',
-			firstName: 'E2E',
-			lastName: 'Owner',
-		};
-		stack = await startLocalStack({
-			userFolder,
-			packDir: path.join(runDir, 'pack'),
-			reusePack: false,
-			examples,
-			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
-			owner,
-			log: (line) => console.log(`› ${line}`),
-		});
-		const { n8n, sandbox, rest, cli } = stack;
-		if (!sandbox) throw new Error('the e2e runs against the sandbox');
-		console.log('');
-
-		const context: E2eContext = {
-			n8nBaseUrl: n8n.baseUrl,
-			cli,
-			rest,
-			owner,
-			sandboxBaseUrl: sandbox.baseUrl,
-			sandbox: new SandboxAdmin(sandbox.baseUrl),
-			examples,
-			installedPackageDir: path.join(
-				userFolder,
-				'.n8n',
-				'nodes',
-				'node_modules',
-				'n8n-nodes-messaging',
-			),
-			screenshotsDir: SCREENSHOTS_DIR,
-			restartN8n: () => stack!.restartN8n(),
-		};
-
-		const acknowledgements = new Map<string, Acknowledgement>();
-		const phases: E2ePhase[] = [
-			{
-				name: 'installed',
-				title: 'Installed package',
-				run: () => checkInstalledPackage(context, runner),
-			},
-			{
-				name: 'examples',
-				title: 'Examples through n8n execute',
-				run: async () => {
-					for (const [id, ack] of await checkExamples(context, runner))
-						acknowledgements.set(id, ack);
-				},
-			},
-			{
-				name: 'delivery-events',
-				title: 'Delivery events',
-				run: () => checkDeliveryEvents(context, runner, acknowledgements.get('exSmsOrderDlt001')),
-			},
-			{
-				name: 'inbound',
-				title: 'Inbound WhatsApp messages',
-				run: () => checkInboundMessages(context, runner, acknowledgements.get('exWaLeadFollow01')),
-			},
-			{ name: 'error-output', title: 'Error output', run: () => checkErrorOutput(context, runner) },
-			{
-				name: 'send-and-wait',
-				title: 'Send and Wait',
-				run: () => checkSendAndWait(context, runner),
-			},
-			{
-				name: 'budgets',
-				title: 'Provider budgets of a fixed window',
-				run: () => checkProviderBudgets(context, runner),
-			},
-			{ name: 'editor', title: 'Editor in Chromium', run: () => checkEditor(context, runner) },
-			{
-				name: 'trigger-burst',
-				title: 'Messaging Trigger under a burst',
-				run: () => checkTriggerBurst(context, runner),
-			},
-			{
-				name: 'ai-agent',
-				title: "n8n's AI Agent with the Messaging node as its tool",
-				run: () => checkAiAgent(context, runner, new ModelDoubleAdmin(stack!.modelDouble.baseUrl)),
-			},
-			{
-				name: 'human-review',
-				title: "The Messaging node as Human review of an AI Agent's tool",
-				run: () =>
-					checkHumanReview(context, runner, new ModelDoubleAdmin(stack!.modelDouble.baseUrl)),
-			},
-			// Last: it restarts n8n.
-			{
-				name: 'trigger-restart',
-				title: 'Messaging Trigger retries after n8n restarts',
-				run: () => checkTriggerRestart(context, runner),
-			},
-		];
-		await runPhases(phases, selectedPhases(phases));
-	} catch (error) {
-		await runner.check('the e2e environment starts', () => {
-			throw error;
-		});
-	} finally {
-		await stack?.stop();
-	}
-
-	if (runner.hasFailures) {
-		console.log(`\nLogs kept in ${runDir} (n8n-server.log, n8n-cli.log, sandbox.log)`);
-	} else {
-		fs.rmSync(runDir, { recursive: true, force: true });
-	}
-	console.log(`\ne2e finished in ${elapsed(started)}`);
-	console.log(runner.summary());
-	return runner.hasFailures ? 1 : 0;
+	return await runInE2eEnvironment(
+		{ name: 'e2e', screenshotsDir: SCREENSHOTS_DIR },
+		async ({ context, runner, stack }) => {
+			const phases = e2ePhases(context, runner, stack);
+			await runPhases(phases, selectedPhases(phases));
+		},
+	);
 }
 
 runCheckScript(main);

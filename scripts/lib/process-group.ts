@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
+import { PortTakenError } from './ports';
+
 export interface BackgroundProcess {
 	readonly pid: number;
 	/** Resolves when the process has exited, for whatever reason. */
@@ -99,6 +101,16 @@ export class StopSwitch {
 		process.exit(exitCode);
 	}
 
+	/** Starts what a start script serves; a failure on the way stops whatever had started, and says why. */
+	async startOrStopAll(start: () => Promise<void>): Promise<void> {
+		try {
+			await start();
+		} catch (error) {
+			console.error(`\n${(error as Error).message}`);
+			await this.stopAll(1);
+		}
+	}
+
 	/** A part that exits on its own (not stopped by this switch) takes everything down, with the end of its log. */
 	stopAllWhenExited(name: string, part: { exited: Promise<void>; logFile: string }): void {
 		void part.exited.then(() => {
@@ -109,4 +121,12 @@ export class StopSwitch {
 			void this.stopAll(1);
 		});
 	}
+}
+
+/** Runs a start script (`npm start`, `npm run start:queue`): a port in use is told in one line, any other failure with its stack. */
+export function runStartScript(main: () => Promise<void>): void {
+	main().catch((error: Error) => {
+		console.error(error instanceof PortTakenError ? error.message : (error.stack ?? error.message));
+		process.exit(1);
+	});
 }

@@ -6,8 +6,8 @@ import path from 'node:path';
 
 import { loadExamples } from '../lib/examples';
 import { loadOrCreateOwnerAccount } from '../lib/owner-account';
-import { assertPortFree, PortTakenError, readPortFromEnv } from '../lib/ports';
-import { StopSwitch } from '../lib/process-group';
+import { assertPortFree, readPortFromEnv } from '../lib/ports';
+import { runStartScript, StopSwitch } from '../lib/process-group';
 import { SANDBOX_API_KEY } from '../lib/sandbox-server';
 import { ensureN8nInstalled } from '../n8n/install';
 import { CACHE_DIR } from '../n8n/paths';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
 		},
 	);
 
-	try {
+	await stopSwitch.startOrStopAll(async () => {
 		const owner = loadOrCreateOwnerAccount(USER_FOLDER);
 		stack = await startQueueStack({
 			userFolder: USER_FOLDER,
@@ -61,13 +61,7 @@ Queue mode ready in ${Math.round((Date.now() - started) / 1000)} s.
 
 Executions started in the editor, by webhooks or by triggers run on the workers. Logs and data: ${path.relative(process.cwd(), QUEUE_DIR)}/
 Press Ctrl-C to stop everything.`);
-	} catch (error) {
-		console.error(`\n${(error as Error).message}`);
-		await stopSwitch.stopAll(1);
-	}
+	});
 }
 
-main().catch((error: Error) => {
-	console.error(error instanceof PortTakenError ? error.message : (error.stack ?? error.message));
-	process.exit(1);
-});
+runStartScript(main);

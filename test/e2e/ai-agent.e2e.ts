@@ -40,6 +40,14 @@ interface Agents {
 	whatsapp: AgentWorkflow & { id: string };
 }
 
+/** What every agent check runs with: n8n, its check runner, the scripted model and the active agent workflows. */
+interface AgentRig {
+	context: E2eContext;
+	runner: CheckRunner;
+	model: ModelDoubleAdmin;
+	agents: Agents;
+}
+
 /** Posts a prompt to the agent workflow's webhook and waits for its execution to be stored. */
 async function runAgent(
 	context: E2eContext,
@@ -124,12 +132,13 @@ export async function checkAiAgent(
 		};
 	});
 	if (!agents) return checkAiAssistantExample(context, runner, model);
+	const rig = { context, runner, model, agents };
 	try {
-		await checkSmsTool(context, runner, model, agents);
-		await checkWhatsappTools(context, runner, model, agents);
-		await checkToolErrors(context, runner, model, agents);
-		await checkIdempotencyKey(context, runner, model, agents);
-		await checkProviderRateLimit(context, runner, model, agents);
+		await checkSmsTool(rig);
+		await checkWhatsappTools(rig);
+		await checkToolErrors(rig);
+		await checkIdempotencyKey(rig);
+		await checkProviderRateLimit(rig);
 	} finally {
 		await model.echo();
 	}
@@ -137,12 +146,7 @@ export async function checkAiAgent(
 	await checkAgentInEditor(context, runner, agents.sms.id);
 }
 
-async function checkSmsTool(
-	context: E2eContext,
-	runner: CheckRunner,
-	model: ModelDoubleAdmin,
-	agents: Agents,
-): Promise<void> {
+async function checkSmsTool({ context, runner, model, agents }: AgentRig): Promise<void> {
 	await runner.check(
 		'SMS Send as a tool (Responses API): the sandbox gets exactly the message the model asked for, its acknowledgement is the tool result',
 		async () => {
@@ -201,12 +205,7 @@ function sortedSchema(keys: string[]) {
 	return { ...expectedSchema(keys), required: [...keys].sort() };
 }
 
-async function checkWhatsappTools(
-	context: E2eContext,
-	runner: CheckRunner,
-	model: ModelDoubleAdmin,
-	agents: Agents,
-): Promise<void> {
+async function checkWhatsappTools({ context, runner, model, agents }: AgentRig): Promise<void> {
 	const templateKeys = [
 		'to',
 		'template_name',
@@ -285,12 +284,7 @@ async function checkWhatsappTools(
 	);
 }
 
-async function checkToolErrors(
-	context: E2eContext,
-	runner: CheckRunner,
-	model: ModelDoubleAdmin,
-	agents: Agents,
-): Promise<void> {
+async function checkToolErrors({ context, runner, model, agents }: AgentRig): Promise<void> {
 	await runner.check(
 		'a number without a country code comes back to the model as what is wrong and how to fix it; its corrected call sends, the execution succeeds',
 		async () => {
@@ -362,12 +356,7 @@ async function checkToolErrors(
 	);
 }
 
-async function checkIdempotencyKey(
-	context: E2eContext,
-	runner: CheckRunner,
-	model: ModelDoubleAdmin,
-	agents: Agents,
-): Promise<void> {
+async function checkIdempotencyKey({ context, runner, model, agents }: AgentRig): Promise<void> {
 	await runner.check(
 		'the Idempotency Key holds across tool calls: the model sending one order twice sends one message, both results name it',
 		async () => {
@@ -402,12 +391,7 @@ async function checkIdempotencyKey(
 	);
 }
 
-async function checkProviderRateLimit(
-	context: E2eContext,
-	runner: CheckRunner,
-	model: ModelDoubleAdmin,
-	agents: Agents,
-): Promise<void> {
+async function checkProviderRateLimit({ context, runner, model, agents }: AgentRig): Promise<void> {
 	await runner.check(
 		"the provider's rate limit holds across tool calls: three calls in a row at 1/s are sent about 1 s apart, in order, and all reach the model as acknowledgements",
 		async () => {

@@ -3,22 +3,22 @@ import type { Example, WorkflowJson } from '../../scripts/lib/examples';
 import { forN8nAt } from '../../scripts/lib/examples';
 import type { E2eContext } from './context';
 import type { Acknowledgement } from './examples.e2e';
-import { DELIVERY_EVENTS_PATH, DELIVERY_EVENTS_WORKFLOW_ID } from './expected-sends';
-import { assert, assertEqual, type CheckRunner } from './harness';
 import {
-	firstOutputOf,
-	listExecutions,
-	readExecution,
-	waitFor,
-	type StoredExecution,
-} from '../../scripts/n8n/executions';
+	DELIVERY_EVENTS_NODES,
+	DELIVERY_EVENTS_PATH,
+	DELIVERY_EVENTS_WORKFLOW_ID,
+} from './expected-sends';
+import { assert, assertEqual, type CheckRunner } from './harness';
+import { firstOutputOf } from '../../scripts/n8n/executions';
+import { TriggerRuns } from './trigger-runs';
 
-const TRIGGER_NODE = 'SMS status changed';
-const DELIVERED_BRANCH = 'Mark delivered in your CRM';
-const FAILED_BRANCH = 'Alert the team (failed or undelivered)';
+const {
+	trigger: TRIGGER_NODE,
+	delivered: DELIVERED_BRANCH,
+	failed: FAILED_BRANCH,
+} = DELIVERY_EVENTS_NODES;
 /** Seeded in the sandbox: SMS to this number fails with `dnd_blocked`. */
 const FAILING_RECIPIENT = '+919800000001';
-const EVENT_TIMEOUT_MS = 30_000;
 
 /** The issue 4 loop in a real n8n: send with callback_url → sandbox lifecycle → signed event → active trigger. */
 export async function checkDeliveryEvents(
@@ -26,6 +26,7 @@ export async function checkDeliveryEvents(
 	runner: CheckRunner,
 	smsAck: Acknowledgement | undefined,
 ): Promise<void> {
+	const runs = new TriggerRuns(context, DELIVERY_EVENTS_WORKFLOW_ID, TRIGGER_NODE);
 	if (!smsAck) {
 		runner.skipBecause(
 			'a delivered event reaches the active Messaging Trigger and runs its workflow',
@@ -35,23 +36,19 @@ export async function checkDeliveryEvents(
 		await runner.check(
 			'a delivered event reaches the active Messaging Trigger and runs its workflow',
 			async () => {
-				const delivery = await waitFor(
-					'the sandbox to deliver the "delivered" event',
-					EVENT_TIMEOUT_MS,
-					async () =>
-						(await context.sandbox.webhookDeliveries()).find(
-							(attempt) =>
-								attempt.messageId === smsAck.message_id &&
-								attempt.messageStatus === 'delivered' &&
-								attempt.status === 200,
-						),
+				const delivery = await runs.waitForDelivery(
+					'the "delivered" event',
+					(attempt) =>
+						attempt.messageId === smsAck.message_id &&
+						attempt.messageStatus === 'delivered' &&
+						attempt.status === 200,
 				);
 				assertEqual(
 					delivery.url,
 					`${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`,
 					'delivery URL (the callback URL of the send)',
 				);
-				const execution = await waitForTriggerExecution(context, smsAck.message_id, 'delivered');
+				const execution = await runStatus(runs, smsAck.message_id, 'delivered');
 				assertEqual(execution.status, 'success', 'trigger execution status');
 				const [event] = firstOutputOf(execution, TRIGGER_NODE);
 				assertEqual(
@@ -70,7 +67,9 @@ export async function checkDeliveryEvents(
 					'items on the "delivered" branch',
 				);
 				assert(execution.runData[DELIVERED_BRANCH], `"${DELIVERED_BRANCH}" did not run`);
-				const forThisMessage = await triggerExecutionsFor(context, smsAck.message_id);
+				const forThisMessage = await runs.matching(
+					(event) => event.message_id === smsAck.message_id,
+				);
 				assertEqual(
 					forThisMessage.map((run) => firstOutputOf(run, TRIGGER_NODE)[0].status),
 					['delivered'],
@@ -89,7 +88,7 @@ export async function checkDeliveryEvents(
 		const run = await executeWorkflow(context.cli, FAILING_VARIANT_ID);
 		const [ack] = outputItemsOf(run, 'Send shipping SMS') as unknown as Acknowledgement[];
 		assertEqual(ack.status, 'queued', 'the provider accepts the message first');
-		const execution = await waitForTriggerExecution(context, ack.message_id, 'failed');
+		const execution = await runStatus(runs, ack.message_id, 'failed');
 		const [event] = firstOutputOf(execution, TRIGGER_NODE);
 		assertEqual(
 			(event.error as { code?: string } | null)?.code,
@@ -125,7 +124,7 @@ export async function checkDeliveryEvents(
 					sent && !('callback_url' in (sent.fields ?? {})),
 					'the send must carry no callback_url',
 				);
-				const execution = await waitForTriggerExecution(context, ack.message_id, 'delivered');
+				const execution = await runStatus(runs, ack.message_id, 'delivered');
 				assertEqual(execution.status, 'success', 'trigger execution status');
 				const attempts = (await context.sandbox.webhookDeliveries()).filter(
 					(attempt) => attempt.messageId === ack.message_id,
@@ -143,7 +142,6 @@ export async function checkDeliveryEvents(
 	await runner.check(
 		'the trigger answers 401 to unsigned or tampered events and starts nothing',
 		async () => {
-			const before = (await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length;
 			const body = JSON.stringify({
 				event_id: 'evt_forged',
 				type: 'message.status',
@@ -155,29 +153,26 @@ export async function checkDeliveryEvents(
 				error: null,
 			});
 			const url = `${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`;
-			const unsigned = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body,
-			});
-			assertEqual(unsigned.status, 401, 'answer to an unsigned event');
-			const tampered = await fetch(url, {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					'x-messaging-event-id': 'evt_forged',
-					'x-messaging-timestamp': String(Math.floor(Date.now() / 1000)),
-					'x-messaging-signature': `v1=${'0'.repeat(64)}`,
-				},
-				body,
-			});
-			assertEqual(tampered.status, 401, 'answer to a wrongly signed event');
-			await new Promise((resolve) => setTimeout(resolve, 1000));
-			assertEqual(
-				(await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length,
-				before,
-				'trigger executions',
-			);
+			const forge = async () => {
+				const unsigned = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body,
+				});
+				assertEqual(unsigned.status, 401, 'answer to an unsigned event');
+				const tampered = await fetch(url, {
+					method: 'POST',
+					headers: {
+						'content-type': 'application/json',
+						'x-messaging-event-id': 'evt_forged',
+						'x-messaging-timestamp': String(Math.floor(Date.now() / 1000)),
+						'x-messaging-signature': `v1=${'0'.repeat(64)}`,
+					},
+					body,
+				});
+				assertEqual(tampered.status, 401, 'answer to a wrongly signed event');
+			};
+			await runs.assertStartsNothing(forge, 'trigger executions');
 		},
 	);
 }
@@ -218,32 +213,10 @@ function withoutCallbackUrl(example: Example, origin: string): WorkflowJson {
 	};
 }
 
-async function triggerExecutionsFor(
-	context: E2eContext,
-	messageId: string,
-): Promise<StoredExecution[]> {
-	const summaries = await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID);
-	const executions = await Promise.all(
-		summaries
-			.filter((summary) => summary.status !== 'running')
-			.map((summary) => readExecution(context.rest, summary.id)),
-	);
-	return executions.filter(
-		(execution) => firstOutputOf(execution, TRIGGER_NODE)[0]?.message_id === messageId,
-	);
-}
-
-async function waitForTriggerExecution(
-	context: E2eContext,
-	messageId: string,
-	status: string,
-): Promise<StoredExecution> {
-	return waitFor(
-		`a trigger execution for ${messageId} with status ${status}`,
-		EVENT_TIMEOUT_MS,
-		async () =>
-			(await triggerExecutionsFor(context, messageId)).find(
-				(execution) => firstOutputOf(execution, TRIGGER_NODE)[0]?.status === status,
-			),
+/** The run for one message's event of one status. */
+async function runStatus(runs: TriggerRuns, messageId: string, status: string) {
+	return await runs.waitForRun(
+		`${messageId} with status ${status}`,
+		(event) => event.message_id === messageId && event.status === status,
 	);
 }

@@ -51,6 +51,30 @@ export async function checkEditor(context: E2eContext, runner: CheckRunner): Pro
 	}
 }
 
+/**
+ * Opens the example in the editor and clicks its trigger's "Execute workflow" button; resolves once the manual run
+ * succeeded, with how many requests the sandbox had received before it.
+ */
+async function runFromEditor(
+	context: E2eContext,
+	page: Page,
+	example: { id: string; trigger: string },
+): Promise<number> {
+	const before = (await context.sandbox.requests()).length;
+	await page.goto(`${context.n8nBaseUrl}/workflow/${example.id}`);
+	await page.locator('[data-test-id=canvas-wrapper]').waitFor();
+	await page
+		.locator(`[data-test-id="execute-workflow-button-${example.trigger}"]`)
+		.click({ force: true });
+	const execution = await waitFor('the editor run to finish', UI_TIMEOUT_MS, async () => {
+		const [latest] = await listExecutions(context.rest, example.id);
+		const finished = latest?.mode === 'manual' && !['running', 'new'].includes(latest.status);
+		return finished ? latest : undefined;
+	});
+	assertEqual(execution.status, 'success', 'status of the run started in the editor');
+	return before;
+}
+
 async function runEditorChecks(
 	context: E2eContext,
 	runner: CheckRunner,
@@ -75,22 +99,7 @@ async function runEditorChecks(
 	await runner.check(
 		'an example sends from the editor with one click on its "Try it" trigger, the ack in its output',
 		async () => {
-			const before = (await context.sandbox.requests()).length;
-			await page.goto(`${context.n8nBaseUrl}/workflow/${EDITOR_RUN_EXAMPLE.id}`);
-			await page.locator('[data-test-id=canvas-wrapper]').waitFor();
-			await page
-				.locator(`[data-test-id="execute-workflow-button-${EDITOR_RUN_EXAMPLE.trigger}"]`)
-				.click({ force: true });
-			const execution = await waitFor('the editor run to finish', UI_TIMEOUT_MS, async () => {
-				const [latest] = await listExecutions(context.rest, EDITOR_RUN_EXAMPLE.id);
-				return latest &&
-					latest.mode === 'manual' &&
-					latest.status !== 'running' &&
-					latest.status !== 'new'
-					? latest
-					: undefined;
-			});
-			assertEqual(execution.status, 'success', 'status of the run started in the editor');
+			const before = await runFromEditor(context, page, EDITOR_RUN_EXAMPLE);
 			const requests = await context.sandbox.requests();
 			assertEqual(requests.length, before + 1, 'requests the sandbox received from the editor run');
 			const [sent] = requests.slice(before);
@@ -116,22 +125,7 @@ async function runEditorChecks(
 	await runner.check(
 		'the error-branch example run from the editor: 2 items on the success branch, 2 on the error branch',
 		async () => {
-			const before = (await context.sandbox.requests()).length;
-			await page.goto(`${context.n8nBaseUrl}/workflow/${ERROR_BRANCH_EXAMPLE.id}`);
-			await page.locator('[data-test-id=canvas-wrapper]').waitFor();
-			await page
-				.locator(`[data-test-id="execute-workflow-button-${ERROR_BRANCH_EXAMPLE.trigger}"]`)
-				.click({ force: true });
-			const execution = await waitFor('the editor run to finish', UI_TIMEOUT_MS, async () => {
-				const [latest] = await listExecutions(context.rest, ERROR_BRANCH_EXAMPLE.id);
-				return latest &&
-					latest.mode === 'manual' &&
-					latest.status !== 'running' &&
-					latest.status !== 'new'
-					? latest
-					: undefined;
-			});
-			assertEqual(execution.status, 'success', 'status of the run started in the editor');
+			const before = await runFromEditor(context, page, ERROR_BRANCH_EXAMPLE);
 			assertEqual(
 				(await context.sandbox.requests()).length - before,
 				3,

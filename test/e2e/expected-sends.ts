@@ -56,3 +56,15 @@ export function expectedSends(n8nOrigin: string): ExpectedSend[] {
 		},
 	];
 }
+
+/** The node names of the two trigger examples, as the trigger checks read their runs. */
+export const DELIVERY_EVENTS_NODES = {
+	trigger: 'SMS status changed',
+	delivered: 'Mark delivered in your CRM',
+	failed: 'Alert the team (failed or undelivered)',
+};
+export const INBOUND_REPLY_NODES = {
+	trigger: 'WhatsApp message received',
+	sessionReply: 'Reply in the open session',
+	templateReply: 'Reply with a template',
+};

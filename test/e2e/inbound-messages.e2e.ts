@@ -5,24 +5,25 @@ import type { RecordedRequest } from '../../scripts/lib/sandbox-admin';
 import { SANDBOX_SIGNING_SECRET } from '../../scripts/lib/sandbox-server';
 import type { E2eContext } from './context';
 import type { Acknowledgement } from './examples.e2e';
-import { DELIVERY_EVENTS_PATH, DELIVERY_EVENTS_WORKFLOW_ID } from './expected-sends';
-import { assert, assertEqual, type CheckRunner } from './harness';
 import {
-	firstOutputOf,
-	listExecutions,
-	readExecution,
-	waitFor,
-	type StoredExecution,
-} from '../../scripts/n8n/executions';
+	DELIVERY_EVENTS_NODES,
+	DELIVERY_EVENTS_PATH,
+	DELIVERY_EVENTS_WORKFLOW_ID,
+	INBOUND_REPLY_NODES,
+} from './expected-sends';
+import { assert, assertEqual, type CheckRunner } from './harness';
+import { firstOutputOf, waitFor } from '../../scripts/n8n/executions';
+import { EVENT_TIMEOUT_MS, TriggerRuns } from './trigger-runs';
 
-const TRIGGER_NODE = 'WhatsApp message received';
-const SESSION_REPLY = 'Reply in the open session';
-const TEMPLATE_REPLY = 'Reply with a template';
+const {
+	trigger: TRIGGER_NODE,
+	sessionReply: SESSION_REPLY,
+	templateReply: TEMPLATE_REPLY,
+} = INBOUND_REPLY_NODES;
 const SESSION_TEXT = 'Thanks for your message! Our team has it and will answer here shortly.';
 /** Numbers no other check writes from, so each has no session window until its own inbound message. */
 const WRITES_IN_WINDOW = '+919855500001';
 const WROTE_A_DAY_AGO = '+919855500002';
-const EVENT_TIMEOUT_MS = 30_000;
 
 /** The inbound-reply example in a real n8n: the sandbox's signed inbound event → active trigger → IF → reply. */
 export async function checkInboundMessages(
@@ -64,13 +65,9 @@ async function checkSessionReply(
 				from: WRITES_IN_WINDOW,
 				text: 'Where is my order?',
 			});
-			const delivery = await waitFor(
-				'the sandbox to deliver the inbound event',
-				EVENT_TIMEOUT_MS,
-				async () =>
-					(await context.sandbox.webhookDeliveries()).find(
-						(attempt) => attempt.eventId === event.event_id && attempt.status === 200,
-					),
+			const delivery = await replyRuns(context).waitForDelivery(
+				'the inbound event',
+				(attempt) => attempt.eventId === event.event_id && attempt.status === 200,
 			);
 			assertEqual(delivery.url, triggerUrl, 'where the inbound event went (the account webhook)');
 			const execution = await waitForInboundExecution(context, event.event_id);
@@ -178,7 +175,6 @@ async function checkVersionOneTrigger(context: E2eContext, runner: CheckRunner):
 	await runner.check(
 		'a trigger saved before inbound messages (version 1) answers one 200 and starts nothing',
 		async () => {
-			const before = (await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length;
 			const body = JSON.stringify({
 				event_id: `evt_e2e_v1_${Date.now()}`,
 				type: 'message.inbound',
@@ -190,18 +186,20 @@ async function checkVersionOneTrigger(context: E2eContext, runner: CheckRunner):
 				message_type: 'text',
 				text: 'Hi',
 			});
-			const answer = await postSigned(`${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`, body);
-			assertEqual(
-				answer,
-				{ status: 200, body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 } },
-				'answer of the version 1 trigger',
+			const post = async () => {
+				const answer = await postSigned(`${context.n8nBaseUrl}${DELIVERY_EVENTS_PATH}`, body);
+				assertEqual(
+					answer,
+					{ status: 200, body: { received: 1, accepted: 0, duplicates: 0, filteredOut: 1 } },
+					'answer of the version 1 trigger',
+				);
+			};
+			const versionOne = new TriggerRuns(
+				context,
+				DELIVERY_EVENTS_WORKFLOW_ID,
+				DELIVERY_EVENTS_NODES.trigger,
 			);
-			await new Promise((resolve) => setTimeout(resolve, 1000));
-			assertEqual(
-				(await listExecutions(context.rest, DELIVERY_EVENTS_WORKFLOW_ID)).length,
-				before,
-				'executions of the version 1 trigger',
-			);
+			await versionOne.assertStartsNothing(post, 'executions of the version 1 trigger');
 		},
 	);
 }
@@ -233,22 +231,14 @@ async function sendTo(context: E2eContext, to: string): Promise<RecordedRequest>
 	);
 }
 
-async function waitForInboundExecution(
-	context: E2eContext,
-	eventId: string,
-): Promise<StoredExecution> {
-	return waitFor(
-		`an execution of the inbound-reply example for ${eventId}`,
-		EVENT_TIMEOUT_MS,
-		async () => {
-			const summaries = await listExecutions(context.rest, INBOUND_REPLY_EXAMPLE_ID);
-			for (const summary of summaries.filter(
-				(candidate) => candidate.status !== 'running' && candidate.status !== 'new',
-			)) {
-				const execution = await readExecution(context.rest, summary.id);
-				if (firstOutputOf(execution, TRIGGER_NODE)[0]?.event_id === eventId) return execution;
-			}
-			return undefined;
-		},
+/** The inbound-reply example's runs, told apart by the event its trigger passed on. */
+function replyRuns(context: E2eContext): TriggerRuns {
+	return new TriggerRuns(context, INBOUND_REPLY_EXAMPLE_ID, TRIGGER_NODE);
+}
+
+async function waitForInboundExecution(context: E2eContext, eventId: string) {
+	return await replyRuns(context).waitForRun(
+		`the inbound event ${eventId}`,
+		(item) => item.event_id === eventId,
 	);
 }
