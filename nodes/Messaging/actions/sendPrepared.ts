@@ -7,6 +7,7 @@ import type {
 
 import { AdaptiveConcurrencyLimit } from '../throughput/adaptiveConcurrency';
 import { createSystemClock, type Clock } from '../throughput/clock';
+import { paceSlotFor } from '../throughput/paceMemory';
 import { forEachWithConcurrency } from '../throughput/pool';
 import type { ProviderBudget } from '../throughput/providerBudget';
 import type { AdaptiveSendRateLimiter } from '../throughput/rateLimiter';
@@ -117,7 +118,7 @@ export async function sendAll(
 	const pacing: Pacing = {
 		limiter: rateLimiterForRun(context, run.batch.maxPerSecond, clock),
 		concurrency: new AdaptiveConcurrencyLimit(
-			{ upperBound: run.batch.maxConcurrency || undefined },
+			{ upperBound: run.batch.maxConcurrency || undefined, pace: paceSlotFor(run.endpoint) },
 			clock,
 		),
 		clock,
