@@ -8,7 +8,7 @@ import { asNodeError, errorItem, messageForAgent, runsAsAgentTool } from './item
 import { agentWaitRefusal } from './toolMode';
 import { sendAll, type IndexedSend, type PreparedSend } from './sendPrepared';
 import * as sms from './sms';
-import type { MessagingResource, OperationModule } from './types';
+import type { MessagingResource, OperationModule, PreparedItem } from './types';
 import * as whatsapp from './whatsapp';
 
 const operationsByResource: Record<MessagingResource, Record<string, OperationModule>> = {
@@ -22,7 +22,9 @@ function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
 }
 
 /** Each input item either goes on to be sent or has already failed (when the node continues on fail). */
-type ItemOutcome = { send: PreparedSend } | { failedItem: INodeExecutionData };
+type ItemOutcome =
+	| { send: PreparedSend; wait?: PreparedItem['wait'] }
+	| { failedItem: INodeExecutionData };
 
 function resolveOperation(context: IExecuteFunctions): OperationModule {
 	const resource = context.getNodeParameter('resource', 0) as string;
@@ -62,12 +64,8 @@ function prepareAll(
 	const { context } = parameters;
 	return Array.from({ length: itemCount }, (_, itemIndex): ItemOutcome => {
 		try {
-			return {
-				send: {
-					request: prepare(parameters, itemIndex),
-					settings: readSendSettings(parameters, itemIndex),
-				},
-			};
+			const { request, wait } = prepare(parameters, itemIndex);
+			return { send: { request, settings: readSendSettings(parameters, itemIndex) }, wait };
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
@@ -78,13 +76,14 @@ function prepareAll(
 
 /** The outcomes array is not kept: each prepared request can be dropped as soon as it is sent. */
 function splitOutcomes(outcomes: ItemOutcome[]) {
-	const results = outcomes.map((outcome) =>
+	const failed = outcomes.map((outcome) =>
 		'failedItem' in outcome ? outcome.failedItem : undefined,
 	);
+	const waits = outcomes.map((outcome) => ('wait' in outcome ? outcome.wait : undefined));
 	const sends: Array<IndexedSend | undefined> = outcomes.flatMap((outcome, itemIndex) =>
 		'send' in outcome ? [{ itemIndex, ...outcome.send }] : [],
 	);
-	return { results, sends };
+	return { failed, waits, sends };
 }
 
 /** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
@@ -98,19 +97,20 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	// An agent that runs its tools itself hands the model "" for a thrown error, but reads an item.
 	if (refusal && this.isToolExecution()) return [[errorItem(this, refusal, 0)]];
 	if (refusal) throw refusal;
-	const { results, sends } = splitOutcomes(
+	const { failed, waits, sends } = splitOutcomes(
 		prepareAll(parameters, operation, itemCount, continueOnFail),
 	);
+	let sent = new Map<number, INodeExecutionData>();
 	if (sends.length > 0) {
 		const run = {
 			endpoint: await readEndpoint(this),
 			batch: readBatchSettings(parameters),
 			continueOnFail,
 		};
-		await sendAll(this, sends, results, run);
+		sent = await sendAll(this, sends, run);
 	}
-	const output = results as INodeExecutionData[];
-	return operation.afterSend ? await operation.afterSend(this, output) : [output];
+	const output = failed.map((item, itemIndex) => item ?? sent.get(itemIndex)!);
+	return operation.afterSend ? await operation.afterSend(this, output, waits) : [output];
 }
 
 /** As an agent's tool, a failure is the model's answer: n8n passes the message on and the workflow goes on. */

@@ -16,7 +16,8 @@ export interface BatchSettings {
 	/** 0 = automatic: the adaptive limit finds the pace; otherwise its upper bound. */
 	maxConcurrency: number;
 	maxPerSecond: number;
-	maxTries429: number;
+	/** Tries per message, the first included, for 429s and network failures alike (saved as `maxTries429`). */
+	maxTriesPerMessage: number;
 }
 
 function boundedOption(name: string) {
@@ -70,5 +71,6 @@ export function readSendSettings(parameters: ItemParameters, itemIndex: number):
 
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
 export function readBatchSettings(parameters: ItemParameters): BatchSettings {
-	return readOptions(parameters, batchOptions, 0);
+	const { maxConcurrency, maxPerSecond, maxTries429 } = readOptions(parameters, batchOptions, 0);
+	return { maxConcurrency, maxPerSecond, maxTriesPerMessage: maxTries429 };
 }

@@ -7,6 +7,7 @@ import type { WhatsappSendInput } from '../../validation/whatsappSendSchema';
 import { componentFields } from '../common/componentFields';
 import { sendOptionsCollection } from '../common/sendOptions';
 import type { ItemParameters } from '../common/itemParameters';
+import type { PreparedItem } from '../types';
 import { recipientField } from '../common/recipientField';
 
 const showOnlyForWhatsappSend = { resource: ['whatsapp'], operation: ['send'] };
@@ -99,7 +100,7 @@ export function buildWhatsappRequest(input: WhatsappSendInput): MessagingRequest
 	};
 }
 
-export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
+export function prepare(parameters: ItemParameters, itemIndex: number): PreparedItem {
 	const parsed = whatsappSendSchema.safeParse(readInput(parameters, itemIndex));
 	if (!parsed.success)
 		throw issueToNodeError(
@@ -108,5 +109,5 @@ export function prepare(parameters: ItemParameters, itemIndex: number): Messagin
 			itemIndex,
 			whatsappFieldGuide,
 		);
-	return buildWhatsappRequest(parsed.data);
+	return { request: buildWhatsappRequest(parsed.data) };
 }

@@ -191,21 +191,20 @@ export async function sendThroughVirtualApi(
 		request: { path: '/v1/sms/send', fields: { to: `+9198${10000000 + itemIndex}` } },
 		settings: { bodyEncoding: 'form', timeoutMs: 30_000 },
 	}));
-	const output: Array<INodeExecutionData | undefined> = new Array(items);
 	const startedAt = clock.now();
-	await clock.run(
+	const sent = await clock.run(
 		sendAll(
 			context,
 			sends,
-			output,
 			{
 				endpoint,
-				batch: { maxConcurrency: 0, maxPerSecond: 0, maxTries429: 3, ...batch },
+				batch: { maxConcurrency: 0, maxPerSecond: 0, maxTriesPerMessage: 3, ...batch },
 				continueOnFail: true,
 			},
 			clock,
 		),
 	);
+	const output = Array.from({ length: items }, (_, itemIndex) => sent.get(itemIndex));
 	return { durationMs: clock.now() - startedAt, output };
 }
 
