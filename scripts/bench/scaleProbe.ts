@@ -1,8 +1,24 @@
 import './preferTypeScriptSources';
 
+import http from 'node:http';
+
 import { campaignRows } from './campaignRows';
 import { sendThroughNode } from './smsCampaign';
 import type { CampaignSender } from './smsCampaign';
+
+/**
+ * When the first request leaves, measured on n8n's HTTP helper's way out (node:http, under axios): the Messaging
+ * node checks every item before it sends any, so this is its validation pass plus the workflow's start.
+ */
+function watchFirstRequest(): () => number | undefined {
+	let firstAt: number | undefined;
+	const request = http.request;
+	http.request = ((...args: Parameters<typeof http.request>) => {
+		firstAt ??= performance.now();
+		return request(...args);
+	}) as typeof http.request;
+	return () => firstAt;
+}
 
 function collectGarbage(): void {
 	const { gc } = globalThis as { gc?: () => void };
@@ -27,6 +43,8 @@ async function main(): Promise<void> {
 	const sender = (process.env.BENCH_SENDER ?? 'messaging') as CampaignSender;
 	if (sender !== 'messaging' && sender !== 'helper-floor')
 		throw new Error('BENCH_SENDER must be messaging or helper-floor');
+	const firstRequestAt = watchFirstRequest();
+	const startedAt = performance.now();
 	const outcome = await sendThroughNode(
 		campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'),
 		{ baseUrl, apiKey, options: {} },
@@ -42,6 +60,7 @@ async function main(): Promise<void> {
 		delivered: outcome.delivered,
 		failed: outcome.failed,
 		wallMs: outcome.wallMs,
+		firstSendMs: (firstRequestAt() ?? Number.NaN) - startedAt,
 		peakRssBytes,
 		retainedHeapBytes,
 	};

@@ -89,7 +89,8 @@ function splitOutcomes(outcomes: ItemOutcome[]) {
 /** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
 async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const continueOnFail = this.continueOnFail();
-	const parameters = new ItemParameters(this);
+	// An agent's tool reads its fields from the model, not from an input item.
+	const parameters = new ItemParameters(this, !runsAsAgentTool(this));
 	const operation = resolveOperation(this);
 	const itemCount = this.getInputData().length;
 	if (operation.singleItem) checkSingleItem(this, itemCount);

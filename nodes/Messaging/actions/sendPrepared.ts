@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { createSystemClock, type Clock } from '../throughput/clock';
+import { paceSlotFor } from '../throughput/paceMemory';
 import { forEachWithConcurrency } from '../throughput/pool';
 import { SendPacing } from '../throughput/sendPacing';
 import type { MessagingEndpoint } from '../transport/endpoint';
@@ -91,7 +92,12 @@ export async function sendAll(
 	clock: Clock = createSystemClock(),
 ): Promise<Map<number, INodeExecutionData>> {
 	const limiter = rateLimiterForRun(context, run.batch.maxPerSecond, clock);
-	const pacing = new SendPacing(limiter, run.batch.maxConcurrency, clock);
+	const pacing = new SendPacing(
+		limiter,
+		run.batch.maxConcurrency,
+		clock,
+		paceSlotFor(run.endpoint),
+	);
 	const results = new Map<number, INodeExecutionData>();
 	let stopError: { error: unknown } | undefined;
 	await forEachWithConcurrency(

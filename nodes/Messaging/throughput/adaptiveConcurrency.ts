@@ -1,6 +1,7 @@
 import type { Clock } from './clock';
 import type { FailureKind } from '../vocabulary/failureKind';
 import type { ProviderBudget } from '../vocabulary/providerBudget';
+import { RunPace, startingSearch, type PaceSlot, type SearchState } from './paceMemory';
 import {
 	openWindow,
 	readWindow,
@@ -23,14 +24,8 @@ import * as tuning from './concurrencyTuning';
 export class AdaptiveConcurrencyLimit {
 	readonly upperBound: number;
 
-	private limit: number;
-
-	private slowStart: boolean;
-
-	private fastestRoundTrip = Number.POSITIVE_INFINITY;
-
-	/** The round trip at the last step up that paid for its rise in latency: a queue that is worth its wait. */
-	private acceptedRoundTrip = 0;
+	/** What the search has found so far: all a later run needs to go on from here. */
+	private search: SearchState;
 
 	private latestRoundTrip: number | undefined;
 
@@ -44,23 +39,25 @@ export class AdaptiveConcurrencyLimit {
 
 	private inFlight = 0;
 
+	private readonly pace: RunPace;
+
 	/** `upperBound`: Max Concurrent Requests when the user set it; without it the limit finds its own ceiling. */
 	constructor(
-		settings: { upperBound?: number },
+		settings: { upperBound?: number; pace?: PaceSlot },
 		private readonly clock: Clock,
 	) {
-		const userBound = settings.upperBound;
-		this.upperBound =
-			userBound && userBound > 0 ? Math.floor(userBound) : tuning.AUTOMATIC_UPPER_BOUND;
-		// A bound the user chose is a pace they already trust: start there and only leave it on a signal.
-		this.limit = userBound && userBound > 0 ? this.upperBound : tuning.AUTOMATIC_START;
-		this.slowStart = this.limit < this.upperBound;
+		const userBound = settings.upperBound ?? 0;
+		const automatic = userBound <= 0;
+		this.upperBound = automatic ? tuning.AUTOMATIC_UPPER_BOUND : Math.floor(userBound);
+		// Only the automatic limit keeps a pace, in the slot of the provider it sends to (paceMemory.ts).
+		this.pace = new RunPace(automatic ? settings.pace : undefined);
+		this.search = startingSearch(this.upperBound, automatic, this.pace, clock.now());
 		this.window = this.freshWindow();
 	}
 
 	/** How many requests may be in flight now: a whole number from 1 to the upper bound. */
 	get current(): number {
-		return Math.max(tuning.MIN_LIMIT, Math.min(this.upperBound, Math.floor(this.limit)));
+		return Math.max(tuning.MIN_LIMIT, Math.min(this.upperBound, Math.floor(this.search.limit)));
 	}
 
 	/**
@@ -91,7 +88,8 @@ export class AdaptiveConcurrencyLimit {
 		// The requests in flight when the provider first said 429 all come back 429; the cut made for the first one
 		// already answers them, so only a request started after the last cut cuts again.
 		else if (startedAt >= this.lastDecreaseAt) {
-			this.limit = Math.max(tuning.MIN_LIMIT, this.limit * tuning.THROTTLE_DECREASE);
+			this.search.limit = Math.max(tuning.MIN_LIMIT, this.search.limit * tuning.THROTTLE_DECREASE);
+			this.pace.drop();
 			this.afterDecrease();
 		}
 	}
@@ -99,8 +97,9 @@ export class AdaptiveConcurrencyLimit {
 	/** Never more in flight than the budget left, plus what refills while they travel, can pay for. */
 	recordProviderBudget(budget: ProviderBudget): void {
 		const affordable = tuning.affordableInFlight(budget, this.latestRoundTrip ?? 0);
-		if (affordable >= this.limit) return;
-		this.limit = affordable;
+		if (affordable >= this.search.limit) return;
+		this.search.limit = affordable;
+		this.pace.drop();
 		this.afterDecrease();
 	}
 
@@ -117,32 +116,34 @@ export class AdaptiveConcurrencyLimit {
 		const reading = readWindow(this.window, this.current);
 		const step = this.lastStep;
 		this.lastStep = undefined;
-		this.fastestRoundTrip = Math.min(this.fastestRoundTrip, reading.lucky);
+		this.search.fastestRoundTrip = Math.min(this.search.fastestRoundTrip, reading.lucky);
 		// Slow start steps by half: one step too far costs a provider at its knee 1.5 × its latency. So it reads
 		// the median, which no few early answers can hold down; past it, the luckiest tenth rides out stalls.
-		const roundTrip = this.slowStart ? reading.median : reading.lucky;
-		const tolerated = tuning.toleratedRoundTrip(this.fastestRoundTrip, this.acceptedRoundTrip);
+		const roundTrip = this.search.slowStart ? reading.median : reading.lucky;
+		const { fastestRoundTrip, acceptedRoundTrip } = this.search;
+		const tolerated = tuning.toleratedRoundTrip(fastestRoundTrip, acceptedRoundTrip);
 		if (roundTrip <= tolerated) {
 			this.slowRoundTrips = 0;
 			if (reading.filled) this.stepUp(reading.rate);
 			this.window = this.freshWindow();
 		} else if (step && reading.filled) this.settleStep(step, reading.rate, roundTrip);
 		else this.afterSlowRoundTrip(tolerated / roundTrip, reading);
+		this.pace.keep(this.search, this.clock.now());
 	}
 
 	private settleStep(step: Step, rate: number, roundTrip: number): void {
-		const verdict = judgeStep(step, this.limit, rate, roundTrip);
+		const verdict = judgeStep(step, this.search.limit, rate, roundTrip);
 		if (verdict.kind === 'unpaid') {
 			// Back to where it was, and only probe from there.
-			this.limit = step.fromLimit;
+			this.search.limit = step.fromLimit;
 			this.afterDecrease();
 			return;
 		}
 		if (verdict.kind === 'awaitSecond') this.lastStep = verdict.step;
 		// Slow start's steps are large enough to tell a real gain from jitter, so only they make a paid step's
 		// latency the new normal; a probe that paid is kept, and the next one waits for the latency to hold.
-		else if (this.slowStart) {
-			this.acceptedRoundTrip = verdict.roundTrip;
+		else if (this.search.slowStart) {
+			this.search.acceptedRoundTrip = verdict.roundTrip;
 			this.stepUp(verdict.rate);
 		}
 		this.window = this.freshWindow();
@@ -154,7 +155,7 @@ export class AdaptiveConcurrencyLimit {
 	 */
 	private afterSlowRoundTrip(gradient: number, reading: WindowReading): void {
 		this.slowRoundTrips++;
-		const slowEnough = this.slowStart ? 1 : tuning.SLOW_ROUND_TRIPS_TO_CUT;
+		const slowEnough = this.search.slowStart ? 1 : tuning.SLOW_ROUND_TRIPS_TO_CUT;
 		if (this.slowRoundTrips < slowEnough) {
 			this.window = this.freshWindow();
 			return;
@@ -162,30 +163,30 @@ export class AdaptiveConcurrencyLimit {
 		if (this.current === tuning.MIN_LIMIT) {
 			// Still slow with one request in flight: the provider got slower for everyone, not because of us.
 			// That latency is its new unloaded one, and the search starts again from here.
-			this.fastestRoundTrip = reading.lucky;
-			this.acceptedRoundTrip = 0;
-			this.slowStart = true;
+			this.search.fastestRoundTrip = reading.lucky;
+			this.search.acceptedRoundTrip = 0;
+			this.search.slowStart = true;
 			this.slowRoundTrips = 0;
 			if (reading.filled) this.stepUp(reading.rate);
 			this.window = this.freshWindow();
 			return;
 		}
-		const deepestCut = this.slowStart ? tuning.MAX_SLOW_START_CUT : tuning.MAX_PROBE_CUT;
-		this.limit = Math.max(tuning.MIN_LIMIT, this.limit * Math.max(deepestCut, gradient));
+		const { search } = this;
+		const deepestCut = search.slowStart ? tuning.MAX_SLOW_START_CUT : tuning.MAX_PROBE_CUT;
+		search.limit = Math.max(tuning.MIN_LIMIT, search.limit * Math.max(deepestCut, gradient));
 		this.afterDecrease();
 	}
 
 	private stepUp(rate: number): void {
-		const grown = this.slowStart
-			? this.limit * tuning.SLOW_START_GROWTH
-			: this.limit + Math.sqrt(this.limit);
+		const { limit, slowStart } = this.search;
+		const grown = slowStart ? limit * tuning.SLOW_START_GROWTH : limit + Math.sqrt(limit);
 		const next = Math.min(this.upperBound, grown);
-		if (next > this.limit) this.lastStep = { fromLimit: this.limit, fromRate: rate };
-		this.limit = next;
+		if (next > limit) this.lastStep = { fromLimit: limit, fromRate: rate };
+		this.search.limit = next;
 	}
 
 	private afterDecrease(): void {
-		this.slowStart = false;
+		this.search.slowStart = false;
 		this.slowRoundTrips = 0;
 		this.lastStep = undefined;
 		this.lastDecreaseAt = this.clock.now();

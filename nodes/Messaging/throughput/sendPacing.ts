@@ -2,6 +2,7 @@ import type { FailureKind } from '../vocabulary/failureKind';
 import type { ProviderBudget } from '../vocabulary/providerBudget';
 import { AdaptiveConcurrencyLimit } from './adaptiveConcurrency';
 import type { Clock } from './clock';
+import type { PaceSlot } from './paceMemory';
 import type { AdaptiveSendRateLimiter, SendTurn } from './rateLimiter';
 
 export type { SendTurn };
@@ -14,14 +15,18 @@ export type { SendTurn };
 export class SendPacing {
 	private readonly concurrency: AdaptiveConcurrencyLimit;
 
-	/** `maxConcurrency`: Max Concurrent Requests, 0 for automatic. */
+	/**
+	 * `maxConcurrency`: Max Concurrent Requests, 0 for automatic; `pace`: where the automatic limit keeps the pace
+	 * it learns for the next run to the same provider (paceMemory.ts).
+	 */
 	constructor(
 		private readonly limiter: AdaptiveSendRateLimiter,
 		maxConcurrency: number,
 		readonly clock: Clock,
+		pace?: PaceSlot,
 	) {
 		this.concurrency = new AdaptiveConcurrencyLimit(
-			{ upperBound: maxConcurrency || undefined },
+			{ upperBound: maxConcurrency || undefined, pace },
 			clock,
 		);
 	}

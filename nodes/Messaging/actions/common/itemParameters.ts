@@ -1,4 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { readsItemFieldsOnly, resolveItemFields } from './itemFieldReads';
 
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -19,19 +21,38 @@ export class ItemParameters {
 
 	private readonly perItem = new Set<string>();
 
-	constructor(readonly context: IExecuteFunctions) {}
+	/** Raw values whose every expression is a bare `{{ $json.field }}`: read from the item (itemFieldReads.ts). */
+	private readonly fieldReads = new Map<string, unknown>();
+
+	private items: INodeExecutionData[] | undefined;
+
+	/** `readFields`: read bare `{{ $json.field }}` expressions from the item, not through n8n's expression engine. */
+	constructor(
+		readonly context: IExecuteFunctions,
+		private readonly readFields = false,
+	) {}
 
 	read(name: string, itemIndex: number, fallback: unknown): unknown {
 		if (this.fixedValues.has(name)) return this.fixedValues.get(name);
+		const fromItem = this.readFromItem(name, itemIndex);
+		if (fromItem) return fromItem.value;
 		const value = this.context.getNodeParameter(name, itemIndex, fallback);
 		if (!this.perItem.has(name)) {
 			const raw = this.context.getNodeParameter(name, itemIndex, fallback, {
 				rawExpressions: true,
 			});
+			if (this.readFields && readsItemFieldsOnly(raw)) this.fieldReads.set(name, raw);
 			if (holdsExpression(raw)) this.perItem.add(name);
 			else this.fixedValues.set(name, value);
 		}
 		return value;
+	}
+
+	private readFromItem(name: string, itemIndex: number): { value: unknown } | undefined {
+		if (!this.fieldReads.has(name)) return undefined;
+		this.items ??= this.context.getInputData();
+		const json = this.items[itemIndex]?.json;
+		return json ? resolveItemFields(this.fieldReads.get(name), json) : undefined;
 	}
 
 	/** A "rows or one JSON object" input: its mode, and only the parameter that mode shows. */

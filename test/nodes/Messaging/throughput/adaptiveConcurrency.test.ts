@@ -1,5 +1,10 @@
 import { AdaptiveConcurrencyLimit } from '../../../../nodes/Messaging/throughput/adaptiveConcurrency';
 import { AUTOMATIC_UPPER_BOUND } from '../../../../nodes/Messaging/throughput/concurrencyTuning';
+import {
+	PACE_KEPT_MS,
+	PaceMemory,
+	type PaceSlot,
+} from '../../../../nodes/Messaging/throughput/paceMemory';
 import type { FailureKind } from '../../../../nodes/Messaging/vocabulary/failureKind';
 import { VirtualClock } from './virtualClock';
 
@@ -161,5 +166,73 @@ describe('AdaptiveConcurrencyLimit', () => {
 			regrowth.push(limit.current);
 		}
 		expect(regrowth).toEqual([2, 3, 5, 8, 12]);
+	});
+});
+
+describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', () => {
+	const slot = (): PaceSlot => ({
+		memory: new PaceMemory(),
+		key: 'credential\u0000https://api.test',
+	});
+
+	test('the next run starts at the pace the last one learnt, and goes on searching from there', async () => {
+		const clock = new VirtualClock();
+		const pace = slot();
+		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
+		for (let trip = 0; trip < 5; trip++) await roundTrip(first, clock, 200);
+		expect(first.current).toBe(37);
+		const second = new AdaptiveConcurrencyLimit({ pace }, clock);
+		expect(second.current).toBe(37);
+		// Still in slow start, with the fastest round trip it knew: the same latency grows it by half.
+		await roundTrip(second, clock, 200);
+		expect(second.current).toBe(56);
+		// A queue forming is read against the latency the last run knew, not taken as the new normal: the step that
+		// doubled the round trip and delivered no more is undone after two round trips.
+		await roundTrip(second, clock, 400);
+		await roundTrip(second, clock, 400);
+		expect(second.current).toBe(37);
+	});
+
+	test('a pace older than PACE_KEPT_MS is not reused', async () => {
+		const clock = new VirtualClock();
+		const pace = slot();
+		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
+		for (let trip = 0; trip < 5; trip++) await roundTrip(first, clock, 200);
+		const learnt = new AdaptiveConcurrencyLimit({ pace }, clock).current;
+		await clock.run(clock.sleep(PACE_KEPT_MS + 1));
+		expect(learnt).toBe(37);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(5);
+	});
+
+	test('a pace cut by a 429 is not reused, nor anything the run learns after it', async () => {
+		const clock = new VirtualClock();
+		const pace = slot();
+		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
+		for (let trip = 0; trip < 4; trip++) await roundTrip(first, clock, 200);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(25);
+		await roundTrip(first, clock, 200, 'rate_limited');
+		expect(first.current).toBe(Math.floor(25 * 0.7));
+		for (let trip = 0; trip < 3; trip++) await roundTrip(first, clock, 200);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(5);
+	});
+
+	test('a pace cut to what the provider budget left is not reused', async () => {
+		const clock = new VirtualClock();
+		const pace = slot();
+		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
+		for (let trip = 0; trip < 4; trip++) await roundTrip(first, clock, 200);
+		first.recordProviderBudget({ remaining: 2, quota: 100, windowSeconds: 60 });
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(5);
+	});
+
+	test('a bound the user set neither reads nor writes the slot', async () => {
+		const clock = new VirtualClock();
+		const pace = slot();
+		const bounded = new AdaptiveConcurrencyLimit({ upperBound: 10, pace }, clock);
+		for (let trip = 0; trip < 3; trip++) await roundTrip(bounded, clock, 200);
+		expect(pace.memory.recall(pace.key, clock.now())).toBeUndefined();
+		const automatic = new AdaptiveConcurrencyLimit({ pace }, clock);
+		for (let trip = 0; trip < 5; trip++) await roundTrip(automatic, clock, 200);
+		expect(new AdaptiveConcurrencyLimit({ upperBound: 10, pace }, clock).current).toBe(10);
 	});
 });

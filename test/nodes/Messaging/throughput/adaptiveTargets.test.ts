@@ -1,3 +1,4 @@
+import { PACE_KEPT_MS } from '../../../../nodes/Messaging/throughput/paceMemory';
 import { VirtualClock } from './virtualClock';
 import {
 	sendThroughVirtualApi,
@@ -158,4 +159,106 @@ describe('unkind providers: what the defaults must never do', () => {
 			expect(item?.json.to).toBe(`+9198${10000000 + index}`);
 		});
 	});
+});
+
+/** Executions one after another in one process, all sending to one provider (one credential and base URL). */
+async function executions(settings: VirtualApiSettings, items: number, count: number) {
+	const clock = new VirtualClock();
+	const endpoint = { baseUrl: `https://executions-${settings.latencyMs}-${items}.example.test` };
+	const runs = [];
+	for (let execution = 0; execution < count; execution++) {
+		const api = new VirtualMessagingApi(settings, clock);
+		const startedAt = clock.now();
+		const outcome = await sendThroughVirtualApi(api, clock, items, {}, endpoint);
+		// Everything started at the very instant the execution began: the limit it started at.
+		const startingLimit = api.starts.filter(({ at }) => at === startedAt).length;
+		runs.push({ ...outcome, api, startingLimit });
+	}
+	return { clock, endpoint, runs };
+}
+
+async function bestFixedMs(settings: VirtualApiSettings, items: number): Promise<number> {
+	const fixedMs = await Promise.all(
+		FIXED_SETTINGS.map(async (limit) => {
+			const clock = new VirtualClock();
+			return await sendWithFixedConcurrency(
+				new VirtualMessagingApi(settings, clock),
+				clock,
+				items,
+				limit,
+			);
+		}),
+	);
+	return Math.min(...fixedMs);
+}
+
+describe.each([
+	{ latencyMs: 20, jitterMs: 5 },
+	{ latencyMs: 200, jitterMs: 50 },
+])(
+	'small campaigns at $latencyMs ms: each execution goes on from the pace the one before learnt',
+	(provider) => {
+		test.each([{ items: 500 }, { items: 1000 }])(
+			'$items messages: the first execution ≥ 0.6 ×, the second ≥ 0.9 × the best fixed setting',
+			async ({ items }) => {
+				const best = await bestFixedMs(provider, items);
+				const { runs } = await executions(provider, items, 2);
+
+				expect(runs[0].startingLimit).toBe(5);
+				expect(runs[1].startingLimit).toBeGreaterThan(5);
+				expect(best / runs[0].durationMs).toBeGreaterThanOrEqual(0.6);
+				expect(best / runs[1].durationMs).toBeGreaterThanOrEqual(0.9);
+				for (const { output, api } of runs) {
+					expect(failedItems(output)).toBe(0);
+					expect(new Set(api.accepted).size).toBe(items);
+				}
+			},
+		);
+
+		test('100 messages: every execution starts where the last one got to, from the third on ≥ 0.9 × the best fixed setting', async () => {
+			const best = await bestFixedMs(provider, 100);
+			const { runs } = await executions(provider, 100, 3);
+
+			// 100 messages at 5, 7, 11, 16 and 25 in flight leave the limit at 37, where the next execution begins.
+			expect(runs.map((run) => run.startingLimit)).toEqual([5, 37, 56]);
+			expect(best / runs[2].durationMs).toBeGreaterThanOrEqual(0.9);
+		});
+	},
+);
+
+describe('a pace is not reused when it may no longer hold', () => {
+	const provider = { latencyMs: 200, jitterMs: 50 };
+
+	test('older than PACE_KEPT_MS: the next execution starts from 5 again', async () => {
+		const { clock, endpoint, runs } = await executions(provider, 500, 1);
+		expect(runs[0].startingLimit).toBe(5);
+		await clock.run(clock.sleep(PACE_KEPT_MS + 1));
+		const api = new VirtualMessagingApi(provider, clock);
+		const startedAt = clock.now();
+		await sendThroughVirtualApi(api, clock, 500, {}, endpoint);
+
+		expect(api.starts.filter(({ at }) => at === startedAt)).toHaveLength(5);
+	});
+
+	test.each([
+		{ cut: 'a 429', tellsBudget: false },
+		{ cut: 'its budget running out', tellsBudget: true },
+	])(
+		'cut by the provider ($cut): the next execution starts from 5 again',
+		async ({ tellsBudget }) => {
+			const bucket = { perSecond: 100, burst: 10 };
+			const throttling = { latencyMs: 20, jitterMs: 5, bucket, tellsBudget };
+			const { clock, endpoint, runs } = await executions(throttling, 500, 1);
+			// The search grew past its start before the provider cut it: it had a pace to keep.
+			expect(Math.max(...runs[0].api.starts.map(({ inFlight }) => inFlight))).toBeGreaterThan(5);
+			if (!tellsBudget) expect(runs[0].api.throttled).toBeGreaterThan(0);
+			// The same provider, its bucket full again after the reset: the cut is not carried over.
+			await clock.run(clock.sleep(10_000));
+			const api = new VirtualMessagingApi(provider, clock);
+			const startedAt = clock.now();
+			await sendThroughVirtualApi(api, clock, 500, {}, endpoint);
+
+			expect(api.starts.filter(({ at }) => at === startedAt)).toHaveLength(5);
+		},
+	);
 });

@@ -3,6 +3,7 @@ import type { IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 
 import type { BatchSettings } from '../../../../nodes/Messaging/actions/common/sendSettings';
 import { sendAll, type IndexedSend } from '../../../../nodes/Messaging/actions/sendPrepared';
 import { forEachWithConcurrency } from '../../../../nodes/Messaging/throughput/pool';
+import type { MessagingEndpoint } from '../../../../nodes/Messaging/transport/endpoint';
 import { messagingNode } from '../../../helpers/nodeFixtures';
 import { seededRandom } from './simulatedProvider';
 import type { VirtualClock } from './virtualClock';
@@ -51,6 +52,9 @@ export class VirtualMessagingApi {
 
 	peakInFlight = 0;
 
+	/** When each request reached the provider, and how many were in flight with it. */
+	readonly starts: Array<{ at: number; inFlight: number }> = [];
+
 	private tokens: number;
 
 	private refilledAt = 0;
@@ -87,6 +91,7 @@ export class VirtualMessagingApi {
 		this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 		const startedAt = this.clock.now();
+		this.starts.push({ at: startedAt, inFlight: this.inFlight });
 		const latency = this.latencyFor(this.inFlight, startedAt);
 		await this.clock.sleep(latency / 2);
 		const admission = this.admit();
@@ -153,12 +158,20 @@ export interface VirtualRun {
 	output: Array<INodeExecutionData | undefined>;
 }
 
-/** The node's own send loop (`sendAll`) against the virtual API, with n8n's helpers reduced to what it calls. */
+// Each run gets a provider of its own unless told otherwise: the pace one run learns is kept for the next run
+// to the same credential and base URL in the process (paceMemory.ts).
+let endpointsMade = 0;
+
+/**
+ * The node's own send loop (`sendAll`) against the virtual API, with n8n's helpers reduced to what it calls. Runs
+ * given the same `endpoint` are executions of one process sending to one provider.
+ */
 export async function sendThroughVirtualApi(
 	api: VirtualMessagingApi,
 	clock: VirtualClock,
 	items: number,
 	batch: Partial<BatchSettings> = {},
+	endpoint: MessagingEndpoint = { baseUrl: `https://api-${++endpointsMade}.example.test` },
 ): Promise<VirtualRun> {
 	const node = messagingNode({}, { id: 'virtual-send', onError: 'continueRegularOutput' });
 	const context = {
@@ -184,7 +197,7 @@ export async function sendThroughVirtualApi(
 			context,
 			sends,
 			{
-				endpoint: { baseUrl: 'https://api.example.test' },
+				endpoint,
 				batch: { maxConcurrency: 0, maxPerSecond: 0, maxTriesPerMessage: 3, ...batch },
 				continueOnFail: true,
 			},
