@@ -90,12 +90,17 @@ export interface SandboxOptions {
 	faults?: FaultRule[];
 	/** Defaults to true in-process; the cli passes false to log one line per request. */
 	quiet?: boolean;
+	/** 'ignore' plays a provider that takes no notice of Idempotency-Key (many do); 'honour' by default. */
+	idempotencyKeys?: IdempotencyKeyHandling;
 }
+
+export type IdempotencyKeyHandling = 'honour' | 'ignore';
 
 export interface SandboxConfigPatch {
 	latency: LatencyConfig | null;
 	rateLimit: RateLimitConfig | null;
 	lifecycle: LifecycleConfig | null;
+	idempotencyKeys: IdempotencyKeyHandling;
 }
 
 export interface ErrorDetail {

@@ -7,6 +7,7 @@ import { readBatchSettings, readSendSettings } from './common/sendSettings';
 import { asNodeError, errorItem, messageForAgent, runsAsAgentTool } from './itemErrors';
 import { agentWaitRefusal } from './toolMode';
 import { sendAll, type IndexedSend, type PreparedSend } from './sendPrepared';
+import { startSendOnce } from './sendOnce/sendOnce';
 import * as sms from './sms';
 import type { MessagingResource, OperationModule } from './types';
 import * as whatsapp from './whatsapp';
@@ -81,7 +82,7 @@ function splitOutcomes(outcomes: ItemOutcome[]) {
 	const results = outcomes.map((outcome) =>
 		'failedItem' in outcome ? outcome.failedItem : undefined,
 	);
-	const sends: Array<IndexedSend | undefined> = outcomes.flatMap((outcome, itemIndex) =>
+	const sends: IndexedSend[] = outcomes.flatMap((outcome, itemIndex) =>
 		'send' in outcome ? [{ itemIndex, ...outcome.send }] : [],
 	);
 	return { results, sends };
@@ -98,16 +99,22 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	// An agent that runs its tools itself hands the model "" for a thrown error, but reads an item.
 	if (refusal && this.isToolExecution()) return [[errorItem(this, refusal, 0)]];
 	if (refusal) throw refusal;
-	const { results, sends } = splitOutcomes(
-		prepareAll(parameters, operation, itemCount, continueOnFail),
-	);
-	if (sends.length > 0) {
-		const run = {
-			endpoint: await readEndpoint(this),
-			batch: readBatchSettings(parameters),
-			continueOnFail,
-		};
-		await sendAll(this, sends, results, run);
+	const outcomes = splitOutcomes(prepareAll(parameters, operation, itemCount, continueOnFail));
+	const { results } = outcomes;
+	const sendOnce = await startSendOnce(this, operation, parameters, outcomes, continueOnFail);
+	const { sends } = sendOnce;
+	try {
+		if (sends.length > 0) {
+			const run = {
+				endpoint: await readEndpoint(this),
+				batch: readBatchSettings(parameters),
+				continueOnFail,
+				onAcknowledged: sendOnce.acknowledged,
+			};
+			await sendAll(this, sends, results, run);
+		}
+	} finally {
+		await sendOnce.finish();
 	}
 	const output = results as INodeExecutionData[];
 	return operation.afterSend ? await operation.afterSend(this, output) : [output];

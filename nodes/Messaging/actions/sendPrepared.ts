@@ -28,6 +28,8 @@ export interface SendRun {
 	endpoint: MessagingEndpoint;
 	batch: BatchSettings;
 	continueOnFail: boolean;
+	/** Told of each send the provider acknowledged, as it is acknowledged. */
+	onAcknowledged?: (itemIndex: number) => void;
 }
 
 export interface IndexedSend extends PreparedSend {
@@ -130,8 +132,10 @@ export async function sendAll(
 			const send = sends[position]!;
 			sends[position] = undefined;
 			const result = await sendOne(context, send, run, pacing);
-			if ('item' in result) results[send.itemIndex] = result.item;
-			else if (run.continueOnFail)
+			if ('item' in result) {
+				results[send.itemIndex] = result.item;
+				run.onAcknowledged?.(send.itemIndex);
+			} else if (run.continueOnFail)
 				results[send.itemIndex] = errorItem(context, result.error, send.itemIndex);
 			else stopError ??= { error: result.error };
 		},

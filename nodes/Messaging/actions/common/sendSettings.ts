@@ -17,6 +17,8 @@ export interface BatchSettings {
 	maxConcurrency: number;
 	maxPerSecond: number;
 	maxTries429: number;
+	/** How long an acknowledged message counts as sent (Send Once Within); 0 = off. */
+	sendOnceHours: number;
 }
 
 function boundedOption(name: string) {
@@ -36,6 +38,7 @@ const batchOptions = z.object({
 	maxConcurrency: boundedOption('maxConcurrency'),
 	maxPerSecond: boundedOption('maxPerSecond'),
 	maxTries429: boundedOption('maxTries429'),
+	sendOnceHours: boundedOption('sendOnceHours'),
 });
 
 const optionsGuide = optionsFieldGuide(sendOptions);

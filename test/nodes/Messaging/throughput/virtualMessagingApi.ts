@@ -187,7 +187,7 @@ export async function sendThroughVirtualApi(
 			output,
 			{
 				endpoint: { baseUrl: 'https://api.example.test' },
-				batch: { maxConcurrency: 0, maxPerSecond: 0, maxTries429: 3, ...batch },
+				batch: { maxConcurrency: 0, maxPerSecond: 0, maxTries429: 3, sendOnceHours: 0, ...batch },
 				continueOnFail: true,
 			},
 			clock,
