@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { lifecycleFromEnv, webhooksFromEnv } from './cli-options';
 import { startSandbox, type FaultRule } from './index';
 
 const DEFAULT_PORT = 4010;
@@ -12,13 +13,16 @@ async function main(): Promise<void> {
 
 	const faults = readFaultsFile(process.env.SANDBOX_FAULTS_FILE);
 
+	const lifecycle = lifecycleFromEnv(process.env);
+	const webhooks = webhooksFromEnv(process.env);
 	let sandbox;
 	try {
 		sandbox = await startSandbox({
 			port,
 			host,
 			quiet: false,
-			lifecycle: { stepDelayMs: 1000 },
+			lifecycle,
+			webhooks,
 			faults,
 		});
 	} catch (error) {
@@ -38,6 +42,8 @@ async function main(): Promise<void> {
 			`  API key         ${sandbox.apiKey}`,
 			`  signing secret  ${sandbox.signingSecret}`,
 			`  admin           ${sandbox.url}/__admin (see sandbox/README.md)`,
+			`  lifecycle       ${'mode' in lifecycle ? `realistic ${JSON.stringify(lifecycle)}` : `fixed steps of ${lifecycle.stepDelayMs} ms (SANDBOX_LIFECYCLE=realistic for spread delays)`}`,
+			`  webhooks        ${webhooks.batch ? `up to ${webhooks.batch.maxEvents} events per POST` : 'one event per POST'}, at most ${webhooks.maxConcurrent ?? 100} in flight`,
 			'Ctrl+C to stop.',
 			'',
 		].join('\n'),

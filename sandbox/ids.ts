@@ -21,3 +21,7 @@ export function newMessageId(nowMs: number): string {
 export function newEventId(nowMs: number): string {
 	return `evt_${ulid(nowMs)}`;
 }
+
+export function newCampaignId(nowMs: number): string {
+	return `cmp_${ulid(nowMs)}`;
+}

@@ -6,7 +6,9 @@ import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
 import { createSandboxServer, listen } from './server';
 import { checkedRateLimit } from './throughput/rate-limiter';
 import { inboundEvent } from './inbound/inbound-event';
+import { startCampaign } from './campaign/campaign';
 import type {
+	CampaignOptions,
 	FaultRule,
 	InboundSimulation,
 	Sandbox,
@@ -26,7 +28,7 @@ export {
 	signPayload,
 };
 
-const CONFIG_KEYS = ['latency', 'rateLimit', 'lifecycle', 'idempotencyKeys'];
+const CONFIG_KEYS = ['latency', 'rateLimit', 'lifecycle', 'webhooks', 'idempotencyKeys'];
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const context = createSandboxContext(options);
@@ -69,6 +71,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				patch.idempotencyKeys === undefined
 					? undefined
 					: checkedIdempotencyKeys(patch.idempotencyKeys);
+			// Checked and applied in one step, before the rest, so a bad webhooks part applies nothing.
+			if (patch.webhooks !== undefined) context.webhooks.configure(patch.webhooks);
 			if (latency !== undefined) context.latency = latency;
 			if (idempotencyKeys !== undefined) context.idempotencyKeys = idempotencyKeys;
 			if (rateLimit !== undefined) context.rateLimiter.configure(rateLimit);
@@ -78,6 +82,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clearFaults: () => context.faults.clear(),
 		faults: () => context.faults.list(),
 		webhookDeliveries: () => context.webhooks.list(),
+		webhookSummary: () => context.webhooks.summarize(),
+		startCampaign(options: CampaignOptions) {
+			const url = options.url ?? context.account.webhookUrl;
+			if (url === null || url === undefined)
+				throw new Error("Give the campaign a 'url', or set the account webhook URL first");
+			assertHttpUrl(url);
+			return startCampaign(
+				{
+					messages: context.messages,
+					lifecycle: context.lifecycle,
+					timers: context.timers,
+					failingRecipients: context.seed.failingRecipients,
+					clock: context.clock,
+				},
+				options,
+				url,
+			);
+		},
 	};
 
 	const server = createSandboxServer(context, operations);

@@ -17,6 +17,7 @@ import type {
 	SandboxClock,
 	SandboxOptions,
 	SandboxSeed,
+	StatusChange,
 } from './types';
 import { statusEvent } from './webhooks/delivery-event';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
@@ -64,9 +65,9 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 		account.signingSecret,
 	);
 	// The per-message callback_url replaces the account webhook, never adds to it.
-	const announceStatusChange = (message: MessageRecord) => {
+	const announceStatusChange = (message: MessageRecord, change: StatusChange) => {
 		const url = message.callbackUrl ?? account.webhookUrl;
-		if (url !== null) webhooks.enqueue(statusEvent(message), url);
+		if (url !== null) webhooks.enqueue(statusEvent(message, change), url);
 	};
 	return {
 		seed,

@@ -66,14 +66,42 @@ export interface RateLimitConfig {
 	budgetHeaders?: boolean;
 }
 
-export interface LifecycleConfig {
+/** Every message moves one status every stepDelayMs: predictable, for tests that count events. */
+export interface FixedStepLifecycle {
 	stepDelayMs: number;
+}
+
+/**
+ * Delays spread as a provider's are (sandbox/README.md "Realistic lifecycle"): `sent` 1-3 s after acceptance,
+ * `delivered` a few seconds later, `read` (WhatsApp) later still; a share of messages ends `failed`.
+ */
+export interface RealisticLifecycle {
+	mode: 'realistic';
+	/** Multiplies every delay: 0.01 plays a minute of events in 0.6 s. Default 1. */
+	timeScale?: number;
+	/** Seeds the delays and which messages fail, for a run that replays exactly. Default: a random seed. */
+	seed?: number;
+	/** Share of messages (0 to 1) that end `failed` with an error code instead of being delivered. Default 0.03. */
+	failedShare?: number;
+}
+
+export type LifecycleConfig = FixedStepLifecycle | RealisticLifecycle;
+
+export interface WebhookBatchConfig {
+	/** At most this many events in one POST (a JSON array body). */
+	maxEvents: number;
+	/** How long the first event of a batch waits for more to the same URL. */
+	lingerMs: number;
 }
 
 export interface WebhookConfig {
 	timeoutMs?: number;
 	maxAttempts?: number;
 	baseDelayMs?: number;
+	/** Outgoing webhook requests in flight at once, over every URL. Default 100. */
+	maxConcurrent?: number;
+	/** Several events per POST, SendGrid style; null (the default) sends one event per POST. */
+	batch?: WebhookBatchConfig | null;
 }
 
 export interface SandboxOptions {
@@ -101,6 +129,64 @@ export interface SandboxConfigPatch {
 	rateLimit: RateLimitConfig | null;
 	lifecycle: LifecycleConfig | null;
 	idempotencyKeys: IdempotencyKeyHandling;
+	/** Merged into the current webhook settings; `batch: null` goes back to one event per POST. */
+	webhooks: WebhookConfig;
+}
+
+/** A campaign's worth of accepted messages, without sending them through the API. */
+export interface CampaignOptions {
+	/** How many messages, 1 to 100,000. */
+	count: number;
+	/** Default "whatsapp" (three events a delivered message: sent, delivered, read). */
+	channel?: Channel;
+	/** Where their events go; default the account webhook URL. */
+	url?: string;
+	/** Share of messages ending `failed`; default the lifecycle's (0.03). */
+	failedShare?: number;
+	/** Messages accepted per second of campaign time. Default 100. */
+	perSecond?: number;
+	/** Multiplies every delay, the acceptance pace included. Default the lifecycle's, else 1. */
+	timeScale?: number;
+	/** Seeds delays and failures; the answer says the one used. */
+	seed?: number;
+}
+
+export interface CampaignStarted {
+	campaignId: string;
+	count: number;
+	channel: Channel;
+	url: string;
+	seed: number;
+	/** Messages planned to end failed. */
+	failed: number;
+	/** Status events the campaign will post in all. */
+	expectedEvents: number;
+	/** Real milliseconds until the last message is accepted. */
+	acceptingForMs: number;
+}
+
+/**
+ * Outcomes per event since the sandbox started, cheap to read at any size (webhookDeliveries keeps only the last
+ * 100,000 attempts). Diff two summaries to count one run.
+ */
+export interface WebhookSummary {
+	/** Events handed to delivery. */
+	events: number;
+	/** Answered 2xx, by how many attempts it took: { "1": 29950, "2": 50 }. */
+	deliveredAfterAttempts: Record<string, number>;
+	delivered: number;
+	/** Neither answered 2xx nor given up yet (waiting, in flight, or backing off). */
+	pending: number;
+	/** Every attempt failed. */
+	gaveUp: number;
+	/** HTTP requests made; a batched POST counts once. */
+	posts: number;
+	/** POSTs by the receiver's HTTP status; "none" when no answer came (refused, reset, timed out). */
+	postsByHttpStatus: Record<string, number>;
+	/** Delivered events by what they report: sent, delivered, read, failed, undelivered, inbound. */
+	deliveredByEventStatus: Record<string, number>;
+	inFlight: number;
+	maxInFlight: number;
 }
 
 export interface ErrorDetail {
@@ -215,6 +301,8 @@ export interface WebhookDelivery {
 	/** HTTP status of the receiver's answer, or null when the attempt failed without one. */
 	status: number | null;
 	error: string | null;
+	/** Only when batching is on: how many events the POST (a JSON array) carried. */
+	batchSize?: number;
 }
 
 export interface DeliveryEvent {
@@ -277,5 +365,8 @@ export interface Sandbox {
 	/** The rules still active, with how many matching requests each has left. */
 	faults(): ActiveFaultRule[];
 	webhookDeliveries(): WebhookDelivery[];
+	webhookSummary(): WebhookSummary;
+	/** Accepts `count` messages at campaign pace and plays their realistic lifecycle. */
+	startCampaign(options: CampaignOptions): CampaignStarted;
 	close(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 
 import { askTheAssistant, assistantTable } from './lib/demo-ai-assistant';
 import { answerInboundMessage, inboundTable } from './lib/demo-inbound';
+import { reportIsComplete, reportTable, runDeliveryReport } from './lib/demo-report';
 import { renderTable, truncate } from './lib/demo-tables';
 import { showApprovalRoundTrip } from './lib/demo-approval';
 import { loadExamples, waitsForAnswer, type Example } from './lib/examples';
@@ -156,12 +157,20 @@ async function main(): Promise<number> {
 				`\nA customer wrote twice to the WhatsApp assistant: n8n's AI Agent answered through the local model double, which echoes the message and the earlier ones the agent's memory gave it\n\n${assistantTable(assistant)}`,
 			);
 		const assistantOk = assistant?.every((exchange) => exchange.reply) ?? true;
+		const report = admin
+			? await runDeliveryReport(admin, stack.rest, stack.n8n.baseUrl, examples)
+			: undefined;
+		if (report)
+			console.log(
+				`\nA WhatsApp campaign of 200 messages sent ${report.events} status events, one per request, to the delivery report example: n8n ran them in ${report.executions.length} executions, each counting its batch per status\n\n${reportTable(report)}`,
+			);
+		const reportOk = report ? reportIsComplete(report) : true;
 		const failed = sent.filter((entry) => entry.error);
 		for (const entry of failed) console.log(`\n✗ ${entry.example.workflow.name}: ${entry.error}`);
 		console.log(
 			`\n${sent.length - failed.length} of ${sent.length} sends acknowledged${routed.length ? `; ${routed.length} rows on error outputs` : ''}.`,
 		);
-		return failed.length === 0 && sent.length > 0 && approvalOk && assistantOk ? 0 : 1;
+		return failed.length === 0 && sent.length > 0 && approvalOk && assistantOk && reportOk ? 0 : 1;
 	} finally {
 		await stack?.stop();
 	}

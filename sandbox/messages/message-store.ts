@@ -7,6 +7,7 @@ import type {
 	MessageRecord,
 	MessageStatus,
 	SandboxClock,
+	StatusChange,
 } from '../types';
 
 export const INITIAL_STATUS: Record<Channel, MessageStatus> = { sms: 'queued', whatsapp: 'sent' };
@@ -44,17 +45,23 @@ export class MessageStore {
 		return record;
 	}
 
+	/**
+	 * Records a new status and answers the change to announce. The status the message already has (a WhatsApp
+	 * message acknowledged `sent`, then confirmed sent) is announced again but not added to its history.
+	 */
 	changeStatus(
 		id: string,
 		status: MessageStatus,
 		error: ErrorDetail | null,
-	): MessageRecord | undefined {
+	): { message: MessageRecord; change: StatusChange } | undefined {
 		const record = this.records.get(id);
 		if (!record) return undefined;
+		const change: StatusChange = { status, at: this.clock.now(), error };
+		if (record.status === status && error === null) return { message: record, change };
 		record.status = status;
 		record.error = error;
-		record.history.push({ status, at: this.clock.now(), error });
-		return record;
+		record.history.push(change);
+		return { message: record, change };
 	}
 
 	markAcceptedUnderFault(id: string, fault: AcceptedUnderFault): void {

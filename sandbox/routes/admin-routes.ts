@@ -76,6 +76,8 @@ function adminRoutes(sandbox: AdminOperations): Record<string, AdminHandler> {
 			return noContent();
 		},
 		'GET /webhook-deliveries': () => jsonAnswer(200, sandbox.webhookDeliveries()),
+		'GET /webhook-summary': () => jsonAnswer(200, sandbox.webhookSummary()),
+		'POST /campaign': (body) => jsonAnswer(201, sandbox.startCampaign(body as never)),
 	};
 }
 

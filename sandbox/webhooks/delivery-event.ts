@@ -1,9 +1,11 @@
 import { newEventId } from '../ids';
-import type { DeliveryEvent, MessageRecord } from '../types';
+import type { DeliveryEvent, MessageRecord, StatusChange } from '../types';
 
-/** The event for a message's latest status change. */
-export function statusEvent(message: MessageRecord): DeliveryEvent {
-	const change = message.history[message.history.length - 1];
+/** The event for one status change of a message (its latest unless given). */
+export function statusEvent(
+	message: MessageRecord,
+	change: StatusChange = message.history[message.history.length - 1],
+): DeliveryEvent {
 	return {
 		event_id: newEventId(change.at),
 		type: 'message.status',

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-export type PostResult = { status: number } | { error: string };
+/** retryAfterSeconds: the receiver's Retry-After in whole seconds, when it sent one. */
+export type PostResult = { status: number; retryAfterSeconds?: number } | { error: string };
 
 /** One POST, no keep-alive (so close() leaves no socket behind), answer body read and dropped. */
 export function postJson(
@@ -34,7 +35,13 @@ export function postJson(
 			},
 			(response) => {
 				response.resume();
-				response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
+				const retryAfter = retryAfterSeconds(response.headers['retry-after']);
+				const status = response.statusCode ?? 0;
+				response.on('end', () =>
+					resolve(
+						retryAfter === undefined ? { status } : { status, retryAfterSeconds: retryAfter },
+					),
+				);
 				response.on('error', (error) => resolve({ error: error.message }));
 			},
 		);
@@ -44,4 +51,9 @@ export function postJson(
 		request.on('error', (error) => resolve({ error: error.message }));
 		request.end(body);
 	});
+}
+
+/** Delta-seconds only, as the trigger and most receivers send it; anything else is ignored. */
+function retryAfterSeconds(header: string | undefined): number | undefined {
+	return header !== undefined && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined;
 }

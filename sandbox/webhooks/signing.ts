@@ -7,16 +7,17 @@ export function signPayload(secret: string, timestamp: number | string, rawBody:
 	return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 }
 
+/** eventId null for a batched POST: its events carry their ids in the body. */
 export function deliveryHeaders(
 	secret: string,
-	eventId: string,
+	eventId: string | null,
 	timestampSeconds: number,
 	rawBody: string,
 ): Record<string, string> {
 	return {
 		'Content-Type': 'application/json',
 		'User-Agent': 'messaging-api-sandbox-webhooks/1',
-		'X-Messaging-Event-Id': eventId,
+		...(eventId === null ? {} : { 'X-Messaging-Event-Id': eventId }),
 		'X-Messaging-Timestamp': String(timestampSeconds),
 		'X-Messaging-Signature': `${SIGNATURE_VERSION}=${signPayload(secret, timestampSeconds, rawBody)}`,
 	};

@@ -21,6 +21,9 @@ export const AI_ASSISTANT_EXAMPLE_ID = 'exWaAiAssist0001';
 /** The example that answers inbound WhatsApp messages; the demo, `npm start` and the e2e point the account webhook at it. */
 export const INBOUND_REPLY_EXAMPLE_ID = 'exWaInboundRep01';
 
+/** The example whose batched status events become a count per status; the demo plays a campaign into it. */
+export const DELIVERY_REPORT_EXAMPLE_ID = 'exWaDelivReport1';
+
 /** The origin written into the examples' URLs: the editor `npm start` serves. Other instances swap in their own. */
 export const EXAMPLE_N8N_ORIGIN = 'http://localhost:5678';
 

@@ -15,6 +15,12 @@ export interface RecordedRequest {
 	[key: string]: unknown;
 }
 
+export interface CampaignStarted {
+	count: number;
+	failed: number;
+	expectedEvents: number;
+}
+
 export class SandboxAdmin {
 	constructor(readonly baseUrl: string) {}
 
@@ -68,6 +74,20 @@ export class SandboxAdmin {
 	 */
 	async setRateLimit(rateLimit: RateLimitConfig | null): Promise<void> {
 		await this.configure({ rateLimit });
+	}
+
+	/** A campaign's realistic status events without sending it (sandbox/README.md, "Campaign workload"). */
+	async startCampaign(campaign: Record<string, unknown>): Promise<CampaignStarted> {
+		return (await this.call('POST', '/__admin/campaign', campaign)) as CampaignStarted;
+	}
+
+	/** Delivery outcomes since the sandbox started: `delivered` counts events answered 2xx. */
+	async webhookSummary(): Promise<{ delivered: number; gaveUp: number; posts: number }> {
+		return (await this.call('GET', '/__admin/webhook-summary')) as {
+			delivered: number;
+			gaveUp: number;
+			posts: number;
+		};
 	}
 
 	private unwrapList<T>(body: unknown, key: string): T[] {

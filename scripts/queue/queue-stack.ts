@@ -73,6 +73,14 @@ function encryptionKeyIn(servicesDir: string): string {
 	return fs.readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * What the README recommends for event-heavy instances: n8n builds an expression isolate only when an expression is
+ * evaluated, so a webhook process takes a batching trigger's deliveries without one each (docs/trigger.md).
+ */
+export const EVENT_HEAVY_ENVIRONMENT: NodeJS.ProcessEnv = {
+	N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
+};
+
 async function startRole(
 	base: N8nInstanceConfig,
 	role: N8nProcessRole,
@@ -80,7 +88,12 @@ async function startRole(
 	workerConcurrency: number,
 ): Promise<N8nServer> {
 	const args = role === 'worker' ? [`--concurrency=${workerConcurrency}`] : [];
-	return await startN8nServer({ ...base, port, brokerPort: await findFreePort() }, {}, role, args);
+	return await startN8nServer(
+		{ ...base, port, brokerPort: await findFreePort() },
+		EVENT_HEAVY_ENVIRONMENT,
+		role,
+		args,
+	);
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {

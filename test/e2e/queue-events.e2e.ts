@@ -6,6 +6,8 @@ import {
 	deliverAll,
 	describeAnswers,
 	duplicatesRun,
+	executionCount,
+	MIN_BATCHED_EVENTS_PER_EXECUTION,
 	statusEvent,
 	waitUntilRegistered,
 	waitUntilRun,
@@ -137,8 +139,8 @@ export async function checkQueueEvents(
 			{ rest: stack.rest, n8nBaseUrl: stack.main.baseUrl },
 			recorder,
 		);
-		const { trigger, webhook, bare } = targets;
-		for (const target of [trigger, webhook, bare]) {
+		const { trigger, webhook, bare, batching } = targets;
+		for (const target of [trigger, webhook, bare, batching]) {
 			await waitUntilRegistered(target);
 			await waitUntilRegistered({ ...target, url: urlAt(target, stack.webhook.baseUrl) });
 		}
@@ -164,6 +166,26 @@ export async function checkQueueEvents(
 					[recorder.runsOf('trigger').size, duplicatesRun(recorder, 'trigger')],
 					[settings.events, 0],
 					'distinct events run, events run more than once',
+				);
+			},
+		);
+		await runner.check(
+			`${settings.events} signed events spread over the main and the webhook process run once through the batching trigger (defaults), each process batching its own deliveries`,
+			async () => {
+				const figures = await measure(stack, recorder, batching, settings);
+				const executions = await executionCount(stack.rest, batching.workflowId);
+				console.log(
+					`      batching: ${settings.events} events in ${executions} executions (${(settings.events / executions).toFixed(1)} per execution); ${(figures.eventsPerSecond / triggerRate).toFixed(2)} × the one-execution-per-delivery trigger's rate`,
+				);
+				assertEqual(figures.answers, [half, half], 'answers of the main and the webhook process');
+				assertEqual(
+					[recorder.runsOf('batching').size, duplicatesRun(recorder, 'batching')],
+					[settings.events, 0],
+					'distinct events run, events run more than once',
+				);
+				assert(
+					settings.events / executions >= MIN_BATCHED_EVENTS_PER_EXECUTION,
+					`${executions} executions for ${settings.events} events`,
 				);
 			},
 		);

@@ -37,6 +37,8 @@ export const BARE_TRIGGER_PACKAGE_DIR = path.join(
 	'bare-trigger-package',
 );
 const BARE_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.bareTrigger';
+/** The version a trigger added in the editor gets: its defaults batch events. */
+export const CURRENT_TRIGGER_VERSION = 2;
 
 export const DEFAULT_BURST: BurstSettings = {
 	events: 1000,
@@ -62,7 +64,8 @@ interface RoundResult {
 }
 
 export interface BurstTarget {
-	source: 'trigger' | 'webhook' | 'bare';
+	/** `trigger`: the Messaging Trigger, one execution per delivery; `batching`: its defaults, events batched. */
+	source: 'trigger' | 'batching' | 'webhook' | 'bare';
 	url: string;
 	workflowId: string;
 	/** The webhook node gets the event as `body`; the trigger as the item itself. */
@@ -176,18 +179,41 @@ async function createActiveWorkflow(
 	});
 }
 
+/** The Messaging Trigger at its current version, all channels and statuses, Drop Duplicate Events on. */
+async function createTriggerWorkflow(
+	rest: N8nRestClient,
+	name: string,
+	webhookId: string,
+	parameters: Record<string, unknown>,
+	recorder: ReturnType<typeof recorderNode>,
+): Promise<string> {
+	const trigger = {
+		id: randomUUID(),
+		name: 'Messaging Trigger',
+		type: MESSAGING_TRIGGER_NODE_TYPE,
+		typeVersion: CURRENT_TRIGGER_VERSION,
+		position: [0, 0],
+		webhookId,
+		parameters,
+		credentials: { messagingWebhookApi: SIGNING_SECRET_CREDENTIAL },
+	};
+	return await createActiveWorkflow(rest, name, trigger, recorder);
+}
+
 /**
- * The trigger with its defaults (all channels and statuses, Drop Duplicate Events on), n8n's Webhook node, and the
- * bare community trigger, each followed by the same recording HTTP Request node.
+ * The trigger one execution per delivery and with its batching defaults, n8n's Webhook node, and the bare community
+ * trigger, each followed by the same recording HTTP Request node.
  */
 export async function createBurstTargets(
 	context: Pick<E2eContext, 'rest' | 'n8nBaseUrl'>,
 	recorder: EventRecorder,
 ): Promise<Record<BurstTarget['source'], BurstTarget>> {
 	const triggerWebhookId = randomUUID();
+	const batchingWebhookId = randomUUID();
 	const bareWebhookId = randomUUID();
 	const webhookPath = `burst-${randomUUID()}`;
 	const trigger = { source: 'trigger' as const, eventIdExpression: '$json.event_id' };
+	const batching = { source: 'batching' as const, eventIdExpression: '$json.event_id' };
 	const webhook = { source: 'webhook' as const, eventIdExpression: '$json.body.event_id' };
 	const bare = { source: 'bare' as const, eventIdExpression: '$json.event_id' };
 	const bareWorkflowId = await createActiveWorkflow(
@@ -204,20 +230,19 @@ export async function createBurstTargets(
 		},
 		recorderNode(recorder, bare),
 	);
-	const triggerWorkflowId = await createActiveWorkflow(
+	const triggerWorkflowId = await createTriggerWorkflow(
 		context.rest,
-		'Burst: Messaging Trigger',
-		{
-			id: randomUUID(),
-			name: 'Messaging Trigger',
-			type: MESSAGING_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: triggerWebhookId,
-			parameters: {},
-			credentials: { messagingWebhookApi: SIGNING_SECRET_CREDENTIAL },
-		},
+		'Burst: Messaging Trigger, one execution per delivery',
+		triggerWebhookId,
+		{ batchWaitMs: 0 },
 		recorderNode(recorder, trigger),
+	);
+	const batchingWorkflowId = await createTriggerWorkflow(
+		context.rest,
+		'Burst: Messaging Trigger, batching (defaults)',
+		batchingWebhookId,
+		{},
+		recorderNode(recorder, batching),
 	);
 	const webhookWorkflowId = await createActiveWorkflow(
 		context.rest,
@@ -244,6 +269,11 @@ export async function createBurstTargets(
 			url: `${context.n8nBaseUrl}/webhook/${triggerWebhookId}/messaging-events`,
 			workflowId: triggerWorkflowId,
 		},
+		batching: {
+			...batching,
+			url: `${context.n8nBaseUrl}/webhook/${batchingWebhookId}/messaging-events`,
+			workflowId: batchingWorkflowId,
+		},
 		webhook: {
 			...webhook,
 			url: `${context.n8nBaseUrl}/webhook/${webhookPath}`,
@@ -269,7 +299,16 @@ export async function waitUntilRegistered(target: BurstTarget): Promise<void> {
 }
 
 async function unfinishedExecutions(rest: N8nRestClient, workflowId: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['new', 'running'] }));
+	return await executionCount(rest, workflowId, ['new', 'running']);
+}
+
+/** Executions of one workflow n8n holds, optionally only those in the given states. */
+export async function executionCount(
+	rest: N8nRestClient,
+	workflowId: string,
+	status?: string[],
+): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId, ...(status ? { status } : {}) }));
 	const page = await rest.get<{ count: number }>(`/rest/executions?filter=${filter}`);
 	return page.count;
 }
@@ -337,9 +376,63 @@ export function duplicatesRun(recorder: EventRecorder, source: string): number {
 	return [...recorder.runsOf(source).values()].filter((runs) => runs > 1).length;
 }
 
+/** With 20 deliveries open at a time, a batch holds at most 20 events; this many per execution shows they batch. */
+export const MIN_BATCHED_EVENTS_PER_EXECUTION = 5;
+
+function triggerName(source: BurstTarget['source']): string {
+	return source === 'batching' ? 'batching Messaging Trigger' : 'Messaging Trigger';
+}
+
+/** Retries one round after the other, then two deliveries of each event at the same moment: each event runs once. */
+async function checkRetriesRunOnce(
+	context: E2eContext,
+	runner: CheckRunner,
+	recorder: EventRecorder,
+	target: BurstTarget,
+	settings: BurstSettings,
+): Promise<void> {
+	const name = triggerName(target.source);
+	await runner.check(
+		`${name}: retries of ${settings.retried} events, one round after the other, are answered 200 and run once`,
+		async () => {
+			const events = Array.from({ length: settings.retried }, statusEvent);
+			const before = recorder.runsOf(target.source).size;
+			const first = await deliverAll(target.url, events, settings.concurrency);
+			const retry = await deliverAll(target.url, events, settings.concurrency);
+			assertEqual(
+				[describeAnswers(first.answers), describeAnswers(retry.answers)],
+				[`${settings.retried} × 200`, `${settings.retried} × 200`],
+				'answers to both rounds',
+			);
+			await waitUntilRun(context, recorder, target, before + settings.retried);
+			assertEqual(duplicatesRun(recorder, target.source), 0, 'events run more than once');
+		},
+	);
+	await runner.check(
+		`${name}: ${settings.overlapping} events each delivered twice at the same moment run once`,
+		async () => {
+			const events = Array.from({ length: settings.overlapping }, statusEvent);
+			const before = recorder.runsOf(target.source).size;
+			const round = await deliverAll(
+				target.url,
+				events.flatMap((event) => [event, event]),
+				settings.concurrency,
+			);
+			assertEqual(describeAnswers(round.answers), `${2 * settings.overlapping} × 200`, 'answers');
+			await waitUntilRun(context, recorder, target, before + settings.overlapping);
+			assertEqual(
+				recorder.runsOf(target.source).size,
+				settings.events + settings.retried + settings.overlapping,
+				'distinct events run',
+			);
+			assertEqual(duplicatesRun(recorder, target.source), 0, 'events run more than once');
+		},
+	);
+}
+
 /**
- * The single-process burst (issue "acknowledged events do not run, retried events run twice"): n8n's Webhook node
- * and the Messaging Trigger each take `events` signed events at `concurrency`; then the trigger takes retries, one
+ * The single-process burst: n8n's Webhook node, the bare community trigger and the Messaging Trigger, one execution
+ * per delivery and batching, each take `events` signed events at `concurrency`; then both triggers take retries, one
  * round after the other and overlapping. Every event answered 200 must run exactly once.
  */
 export async function checkTriggerBurst(
@@ -354,7 +447,7 @@ export async function checkTriggerBurst(
 		const figures = await measureBursts(
 			context,
 			recorder,
-			[targets.webhook, targets.bare, targets.trigger],
+			[targets.webhook, targets.bare, targets.trigger, targets.batching],
 			settings,
 		);
 		const rate = (source: BurstTarget['source']) => figures.get(source)!.eventsPerSecond;
@@ -363,8 +456,9 @@ export async function checkTriggerBurst(
 				`      ${source}: ${figure.eventsPerSecond.toFixed(1)} events run/s (${figure.seconds.toFixed(1)} s in ${settings.rounds} rounds; ${figure.answers.join(' / ')})`,
 			);
 		}
+		const batchedExecutions = await executionCount(context.rest, targets.batching.workflowId);
 		console.log(
-			`      ratios: Messaging Trigger / Webhook node ${(rate('trigger') / rate('webhook')).toFixed(2)}, bare trigger / Webhook node ${(rate('bare') / rate('webhook')).toFixed(2)}, Messaging Trigger / bare trigger ${(rate('trigger') / rate('bare')).toFixed(2)}`,
+			`      ratios: Messaging Trigger / Webhook node ${(rate('trigger') / rate('webhook')).toFixed(2)}, bare trigger / Webhook node ${(rate('bare') / rate('webhook')).toFixed(2)}, Messaging Trigger / bare trigger ${(rate('trigger') / rate('bare')).toFixed(2)}, batching / Webhook node ${(rate('batching') / rate('webhook')).toFixed(2)}; batching: ${settings.events} events in ${batchedExecutions} executions (${(settings.events / batchedExecutions).toFixed(1)} per execution)`,
 		);
 		const allAnswered = Array(settings.rounds).fill(
 			`${Math.ceil(settings.events / settings.rounds)} × 200`,
@@ -379,7 +473,7 @@ export async function checkTriggerBurst(
 			);
 		}
 		await runner.check(
-			`the Messaging Trigger runs each of ${settings.events} signed events exactly once, answered 200, at ≥ ${settings.minRateRatio} × the bare trigger's rate`,
+			`the Messaging Trigger, one execution per delivery, runs each of ${settings.events} signed events exactly once, answered 200, at ≥ ${settings.minRateRatio} × the bare trigger's rate`,
 			() => {
 				assertEqual(figures.get('trigger')!.answers, allAnswered, 'answers per round');
 				assertEqual(recorder.runsOf('trigger').size, settings.events, 'distinct events run');
@@ -392,41 +486,19 @@ export async function checkTriggerBurst(
 			},
 		);
 		await runner.check(
-			`retries of ${settings.retried} events, one round after the other, are answered 200 and run once`,
-			async () => {
-				const events = Array.from({ length: settings.retried }, statusEvent);
-				const before = recorder.runsOf('trigger').size;
-				const first = await deliverAll(targets.trigger.url, events, settings.concurrency);
-				const retry = await deliverAll(targets.trigger.url, events, settings.concurrency);
-				assertEqual(
-					[describeAnswers(first.answers), describeAnswers(retry.answers)],
-					[`${settings.retried} × 200`, `${settings.retried} × 200`],
-					'answers to both rounds',
+			`the batching Messaging Trigger (defaults) runs each of ${settings.events} signed events exactly once, every delivery answered 200, at least ${MIN_BATCHED_EVENTS_PER_EXECUTION} events per execution`,
+			() => {
+				assertEqual(figures.get('batching')!.answers, allAnswered, 'answers per round');
+				assertEqual(recorder.runsOf('batching').size, settings.events, 'distinct events run');
+				assertEqual(duplicatesRun(recorder, 'batching'), 0, 'events run more than once');
+				assert(
+					settings.events / batchedExecutions >= MIN_BATCHED_EVENTS_PER_EXECUTION,
+					`${batchedExecutions} executions for ${settings.events} events`,
 				);
-				await waitUntilRun(context, recorder, targets.trigger, before + settings.retried);
-				assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
 			},
 		);
-		await runner.check(
-			`${settings.overlapping} events each delivered twice at the same moment run once`,
-			async () => {
-				const events = Array.from({ length: settings.overlapping }, statusEvent);
-				const before = recorder.runsOf('trigger').size;
-				const round = await deliverAll(
-					targets.trigger.url,
-					events.flatMap((event) => [event, event]),
-					settings.concurrency,
-				);
-				assertEqual(describeAnswers(round.answers), `${2 * settings.overlapping} × 200`, 'answers');
-				await waitUntilRun(context, recorder, targets.trigger, before + settings.overlapping);
-				assertEqual(
-					recorder.runsOf('trigger').size,
-					settings.events + settings.retried + settings.overlapping,
-					'distinct events run',
-				);
-				assertEqual(duplicatesRun(recorder, 'trigger'), 0, 'events run more than once');
-			},
-		);
+		for (const target of [targets.trigger, targets.batching])
+			await checkRetriesRunOnce(context, runner, recorder, target, settings);
 	} finally {
 		await recorder.stop();
 	}

@@ -5,20 +5,29 @@ import type { DeliveryEvent } from '../../sandbox';
 export interface ReceivedDelivery {
 	headers: IncomingMessage['headers'];
 	rawBody: string;
+	/** The body as parsed: for a batched POST (a JSON array) its first event; see `events`. */
 	event: DeliveryEvent;
+	/** Every event the POST carried: one, or the batch's array. */
+	events: DeliveryEvent[];
+	/** Date.now() when the body had arrived. */
+	receivedAt: number;
 }
 
 /** What the receiver does with the n-th delivery (0-based): answer with a status, maybe after a pause. */
 export type ReceiverBehaviour = (
 	index: number,
 	delivery: ReceivedDelivery,
-) => { status: number; delayMs?: number };
+) => { status: number; delayMs?: number; headers?: Record<string, string> };
 
 export interface WebhookReceiver {
 	url: string;
 	received: ReceivedDelivery[];
 	/** How many deliveries the receiver has answered so far (some answer only after a pause). */
 	answered(): number;
+	/** The most requests the receiver ever held open at once, counted from the first byte to the answer. */
+	maxInFlight(): number;
+	/** Date.now() of each answer, by delivery index. */
+	answeredAt: number[];
 	waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
 	close(): Promise<void>;
 }
@@ -29,21 +38,33 @@ export async function startWebhookReceiver(
 	const received: ReceivedDelivery[] = [];
 	const pauses = new Set<NodeJS.Timeout>();
 	let answered = 0;
+	let inFlight = 0;
+	let maxInFlight = 0;
+	const answeredAt: number[] = [];
 	const server = createServer((request, response) => {
+		inFlight++;
+		maxInFlight = Math.max(maxInFlight, inFlight);
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			const rawBody = Buffer.concat(chunks).toString('utf8');
+			const body = JSON.parse(rawBody) as DeliveryEvent | DeliveryEvent[];
+			const events = Array.isArray(body) ? body : [body];
 			const delivery = {
 				headers: request.headers,
 				rawBody,
-				event: JSON.parse(rawBody) as DeliveryEvent,
+				event: events[0],
+				events,
+				receivedAt: Date.now(),
 			};
-			const { status, delayMs = 0 } = behaviour(received.length, delivery);
+			const index = received.length;
+			const { status, delayMs = 0, headers = {} } = behaviour(index, delivery);
 			received.push(delivery);
 			const answer = () => {
 				answered++;
-				response.writeHead(status).end();
+				inFlight--;
+				answeredAt[index] = Date.now();
+				response.writeHead(status, headers).end();
 			};
 			if (delayMs === 0) {
 				answer();
@@ -63,6 +84,8 @@ export async function startWebhookReceiver(
 		url: `http://127.0.0.1:${port}/hooks`,
 		received,
 		answered: () => answered,
+		maxInFlight: () => maxInFlight,
+		answeredAt,
 		async waitFor(count, timeoutMs = 5000) {
 			const deadline = Date.now() + timeoutMs;
 			while (received.length < count) {

@@ -9,7 +9,7 @@ import { agentWaitRefusal } from './toolMode';
 import { sendAll, type IndexedSend, type PreparedSend } from './sendPrepared';
 import { startSendOnce } from './sendOnce/sendOnce';
 import * as sms from './sms';
-import type { MessagingResource, OperationModule } from './types';
+import type { MessagingResource, OperationModule, PreparedItem } from './types';
 import * as whatsapp from './whatsapp';
 
 const operationsByResource: Record<MessagingResource, Record<string, OperationModule>> = {
@@ -23,7 +23,9 @@ function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
 }
 
 /** Each input item either goes on to be sent or has already failed (when the node continues on fail). */
-type ItemOutcome = { send: PreparedSend } | { failedItem: INodeExecutionData };
+type ItemOutcome =
+	| { send: PreparedSend; wait?: PreparedItem['wait'] }
+	| { failedItem: INodeExecutionData };
 
 function resolveOperation(context: IExecuteFunctions): OperationModule {
 	const resource = context.getNodeParameter('resource', 0) as string;
@@ -63,12 +65,8 @@ function prepareAll(
 	const { context } = parameters;
 	return Array.from({ length: itemCount }, (_, itemIndex): ItemOutcome => {
 		try {
-			return {
-				send: {
-					request: prepare(parameters, itemIndex),
-					settings: readSendSettings(parameters, itemIndex),
-				},
-			};
+			const { request, wait } = prepare(parameters, itemIndex);
+			return { send: { request, settings: readSendSettings(parameters, itemIndex) }, wait };
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!continueOnFail) throw nodeError;
@@ -79,13 +77,14 @@ function prepareAll(
 
 /** The outcomes array is not kept: each prepared request can be dropped as soon as it is sent. */
 function splitOutcomes(outcomes: ItemOutcome[]) {
-	const results = outcomes.map((outcome) =>
+	const failed = outcomes.map((outcome) =>
 		'failedItem' in outcome ? outcome.failedItem : undefined,
 	);
+	const waits = outcomes.map((outcome) => ('wait' in outcome ? outcome.wait : undefined));
 	const sends: IndexedSend[] = outcomes.flatMap((outcome, itemIndex) =>
 		'send' in outcome ? [{ itemIndex, ...outcome.send }] : [],
 	);
-	return { results, sends };
+	return { failed, waits, sends };
 }
 
 /** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
@@ -99,10 +98,21 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	// An agent that runs its tools itself hands the model "" for a thrown error, but reads an item.
 	if (refusal && this.isToolExecution()) return [[errorItem(this, refusal, 0)]];
 	if (refusal) throw refusal;
-	const outcomes = splitOutcomes(prepareAll(parameters, operation, itemCount, continueOnFail));
-	const { results } = outcomes;
-	const sendOnce = await startSendOnce(this, operation, parameters, outcomes, continueOnFail);
+	const {
+		failed,
+		waits,
+		sends: prepared,
+	} = splitOutcomes(prepareAll(parameters, operation, itemCount, continueOnFail));
+	// Send once: what this node had acknowledged before leaves the sends, as a skipped item in its slot.
+	const sendOnce = await startSendOnce(
+		this,
+		operation,
+		parameters,
+		{ sends: prepared, results: failed },
+		continueOnFail,
+	);
 	const { sends } = sendOnce;
+	let sent = new Map<number, INodeExecutionData>();
 	try {
 		if (sends.length > 0) {
 			const run = {
@@ -111,13 +121,13 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 				continueOnFail,
 				onAcknowledged: sendOnce.acknowledged,
 			};
-			await sendAll(this, sends, results, run);
+			sent = await sendAll(this, sends, run);
 		}
 	} finally {
 		await sendOnce.finish();
 	}
-	const output = results as INodeExecutionData[];
-	return operation.afterSend ? await operation.afterSend(this, output) : [output];
+	const output = failed.map((item, itemIndex) => item ?? sent.get(itemIndex)!);
+	return operation.afterSend ? await operation.afterSend(this, output, waits) : [output];
 }
 
 /** As an agent's tool, a failure is the model's answer: n8n passes the message on and the workflow goes on. */

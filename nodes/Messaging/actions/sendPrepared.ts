@@ -5,16 +5,17 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { AdaptiveConcurrencyLimit } from '../throughput/adaptiveConcurrency';
 import { createSystemClock, type Clock } from '../throughput/clock';
 import { forEachWithConcurrency } from '../throughput/pool';
-import type { ProviderBudget } from '../throughput/providerBudget';
-import type { AdaptiveSendRateLimiter } from '../throughput/rateLimiter';
-import { sendWithRetries } from '../throughput/retryPolicy';
-import { classifyMessagingFailure, withTriesMade } from '../transport/messagingApiError';
+import { SendPacing } from '../throughput/sendPacing';
 import type { MessagingEndpoint } from '../transport/endpoint';
-import type { MessagingRequest, SendSettings } from '../transport/messagingRequest';
-import { sendMessagingRequest } from '../transport/sendMessagingRequest';
+import { failureError, sendWithRetries } from '../transport/failures';
+import type {
+	Acknowledgement,
+	MessagingRequest,
+	SendSettings,
+} from '../transport/messagingRequest';
+import { sendMessagingRequest, type SendAnswer } from '../transport/sendMessagingRequest';
 import type { BatchSettings } from './common/sendSettings';
 import { asNodeError, errorItem } from './itemErrors';
 import { rateLimiterForRun } from './runRateLimiter';
@@ -38,108 +39,80 @@ export interface IndexedSend extends PreparedSend {
 
 type SendResult = { item: INodeExecutionData } | { error: NodeOperationError | NodeApiError };
 
-/** What paces one run: the rate limiter spaces starts, the concurrency limit caps what is on the wire. */
-interface Pacing {
-	limiter: AdaptiveSendRateLimiter;
-	concurrency: AdaptiveConcurrencyLimit;
-	clock: Clock;
+const failureOf = (answer: SendAnswer) => ('failure' in answer ? answer.failure : undefined);
+const failureKindOf = (answer: SendAnswer) => failureOf(answer)?.kind;
+
+function outputItem(
+	context: IExecuteFunctions,
+	acknowledgement: Acknowledgement,
+	itemIndex: number,
+): INodeExecutionData {
+	const json = context.helpers.returnJsonArray(acknowledgement);
+	return context.helpers.constructExecutionMetaData(json, { itemData: { item: itemIndex } })[0];
 }
 
-const failureKindOf = (error: unknown) => classifyMessagingFailure(error).kind;
-
+/** One message: paced, sent, retried while its failure allows, and turned into its output item or its error. */
 async function sendOne(
 	context: IExecuteFunctions,
 	{ itemIndex, request, settings }: IndexedSend,
 	{ endpoint, batch }: SendRun,
-	{ limiter, concurrency, clock }: Pacing,
+	pacing: SendPacing,
 ): Promise<SendResult> {
 	const idempotent = Boolean(settings.idempotencyKey);
-	const isThrottled = (error: unknown) => failureKindOf(error) === 'rate_limited';
-	const tellBudget = (budget: ProviderBudget) => {
-		limiter.recordProviderBudget(budget);
-		concurrency.recordProviderBudget(budget);
-	};
-	// Timed inside the rate limiter: a wait for a slot is our pacing, not the provider's latency.
-	const sendTimed = async () =>
-		await concurrency.track(
-			async () =>
-				await sendMessagingRequest.call(
-					context,
-					endpoint,
-					request,
-					settings,
-					itemIndex,
-					tellBudget,
-				),
+	const sendTry = async (tryNumber: number) =>
+		await pacing.send(
+			tryNumber > 1 ? 'retry' : 'first',
+			async (tellBudget) =>
+				await sendMessagingRequest.call(context, endpoint, request, settings, tellBudget),
 			failureKindOf,
 		);
-	const outcome = await sendWithRetries(
-		async (tryNumber) =>
-			await limiter.send(tryNumber > 1 ? 'retry' : 'first', sendTimed, isThrottled),
-		classifyMessagingFailure,
-		{ maxTries: batch.maxTries429, idempotent },
-		clock,
-	);
-	if (outcome.ok) {
-		const [item] = context.helpers.constructExecutionMetaData(
-			context.helpers.returnJsonArray(outcome.value),
-			{
-				itemData: { item: itemIndex },
-			},
-		);
-		return { item };
-	}
-	const failureContext = {
-		timeoutMs: settings.timeoutMs,
-		triesMade: outcome.triesMade,
-		apiKey: endpoint.apiKey,
-		idempotent,
-	};
+	const limits = { maxTries: batch.maxTriesPerMessage, idempotent };
+	const outcome = await sendWithRetries(sendTry, failureOf, limits, pacing.clock);
+	if ('error' in outcome) return { error: asNodeError(context, outcome.error, itemIndex) };
+	const { answer, triesMade } = outcome;
+	if ('acknowledgement' in answer)
+		return { item: outputItem(context, answer.acknowledgement, itemIndex) };
+	// "429" reads as "still 429 after 3 tries" once more than one try was made.
+	const tries = triesMade > 1 ? { triesMade } : {};
+	const failureContext = { timeoutMs: settings.timeoutMs, apiKey: endpoint.apiKey, idempotent };
+	const failure = answer.failure;
 	return {
-		error: asNodeError(
-			context,
-			withTriesMade(outcome.error, context.getNode(), itemIndex, failureContext),
-			itemIndex,
-		),
+		error: failureError(context.getNode(), failure, itemIndex, { ...failureContext, ...tries }),
 	};
 }
 
 /**
- * Sends as many at a time as the adaptive concurrency limit allows (never more than Max Concurrent Requests when
- * set), paced by one rate limiter, and writes each result into its input slot, so order and pairing hold whatever
- * finishes first. Without continue-on-fail the first failure stops further sends and is thrown.
+ * Sends as many at a time as the pacing allows (never more than Max Concurrent Requests when set) and returns
+ * each result by its input item's index, so order and pairing hold whatever finishes first. Without
+ * continue-on-fail the first failure stops further sends and is thrown.
  */
 export async function sendAll(
 	context: IExecuteFunctions,
 	sends: Array<IndexedSend | undefined>,
-	results: Array<INodeExecutionData | undefined>,
 	run: SendRun,
 	clock: Clock = createSystemClock(),
-): Promise<void> {
-	const pacing: Pacing = {
-		limiter: rateLimiterForRun(context, run.batch.maxPerSecond, clock),
-		concurrency: new AdaptiveConcurrencyLimit(
-			{ upperBound: run.batch.maxConcurrency || undefined },
-			clock,
-		),
-		clock,
-	};
+): Promise<Map<number, INodeExecutionData>> {
+	const limiter = rateLimiterForRun(context, run.batch.maxPerSecond, clock);
+	const pacing = new SendPacing(limiter, run.batch.maxConcurrency, clock);
+	const results = new Map<number, INodeExecutionData>();
 	let stopError: { error: unknown } | undefined;
 	await forEachWithConcurrency(
 		sends.length,
-		() => pacing.concurrency.current,
+		() => pacing.inFlightLimit,
 		async (position) => {
 			const send = sends[position]!;
+			// Dropped as soon as it is on its way: a large run need not hold every prepared request.
 			sends[position] = undefined;
 			const result = await sendOne(context, send, run, pacing);
 			if ('item' in result) {
-				results[send.itemIndex] = result.item;
+				results.set(send.itemIndex, result.item);
 				run.onAcknowledged?.(send.itemIndex);
 			} else if (run.continueOnFail)
-				results[send.itemIndex] = errorItem(context, result.error, send.itemIndex);
+				results.set(send.itemIndex, errorItem(context, result.error, send.itemIndex));
 			else stopError ??= { error: result.error };
 		},
 		() => stopError === undefined,
 	);
 	if (stopError) throw stopError.error;
+	return results;
 }

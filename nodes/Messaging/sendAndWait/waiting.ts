@@ -26,16 +26,6 @@ export interface PreparedWait {
 	answerPage: AnswerPage;
 }
 
-/**
- * The one question of a node run, from `prepare` to `putToWait`. Keyed by the run's own context, so
- * concurrent executions never see each other's, and dropped with the run.
- */
-const preparedWaits = new WeakMap<IExecuteFunctions, PreparedWait>();
-
-export function rememberPreparedWait(context: IExecuteFunctions, wait: PreparedWait): void {
-	preparedWaits.set(context, wait);
-}
-
 function isAcknowledgement(json: IDataObject): boolean {
 	return typeof json.message_id === 'string' && !('error' in json);
 }
@@ -46,16 +36,15 @@ function isAcknowledgement(json: IDataObject): boolean {
  * When the wait time ends n8n resumes the node disabled, and a disabled node passes on the data it was queued
  * with: that data becomes the "no answer" item, so a timeout reads `answered: false` instead of the input
  * again. An answer replaces that data with the webhook's item. A failed send (an error item when the node
- * continues on fail) does not wait.
+ * continues on fail) does not wait. `prepare` worked out the wait for the one item, before anything was sent.
  */
 export async function putToWait(
 	context: IExecuteFunctions,
 	results: INodeExecutionData[],
+	[wait]: Array<PreparedWait | undefined>,
 ): Promise<INodeExecutionData[][]> {
 	const [sent] = results;
-	const wait = preparedWaits.get(context);
 	if (!sent || !wait || !isAcknowledgement(sent.json)) return [results];
-	preparedWaits.delete(context);
 	const { waitTill } = wait;
 	const facts: WaitingFacts = {
 		answered: false,

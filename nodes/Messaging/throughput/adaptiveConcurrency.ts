@@ -1,6 +1,6 @@
 import type { Clock } from './clock';
-import type { ProviderBudget } from './providerBudget';
-import type { FailureKind } from './retryPolicy';
+import type { FailureKind } from '../vocabulary/failureKind';
+import type { ProviderBudget } from '../vocabulary/providerBudget';
 import {
 	openWindow,
 	readWindow,
@@ -64,22 +64,22 @@ export class AdaptiveConcurrencyLimit {
 	}
 
 	/**
-	 * Times `request` and learns from its outcome: an answer is a latency sample, a 429 a throttle; a request that
-	 * never reached the provider says nothing about it. The outcome is passed on unchanged.
+	 * Times `request` and learns from its answer: a success is a latency sample, a 429 a throttle; a request that
+	 * never reached the provider says nothing about it. The answer is passed on unchanged.
 	 */
 	async track<T>(
 		request: () => Promise<T>,
-		failureKindOf: (error: unknown) => FailureKind,
+		failureKindOf: (answer: T) => FailureKind | undefined,
 	): Promise<T> {
 		const startedAt = this.clock.now();
 		this.inFlight++;
 		const loaded = this.inFlight >= this.current;
 		this.window.peakInFlight = Math.max(this.window.peakInFlight, this.inFlight);
 		const sending = request();
-		// Only observed here: the caller gets the rejection exactly as the transport made it.
+		// Only observed here: the caller gets the answer (or rejection) exactly as the transport made it.
 		void sending.then(
-			() => this.recordSettled(startedAt, loaded, 'answered'),
-			(error: unknown) => this.recordSettled(startedAt, loaded, failureKindOf(error)),
+			(answer) => this.recordSettled(startedAt, loaded, failureKindOf(answer) ?? 'answered'),
+			() => this.recordSettled(startedAt, loaded, 'final'),
 		);
 		return await sending;
 	}

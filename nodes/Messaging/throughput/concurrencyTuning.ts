@@ -1,4 +1,4 @@
-import type { ProviderBudget } from './providerBudget';
+import type { ProviderBudget } from '../vocabulary/providerBudget';
 
 /**
  * The knobs of the automatic concurrency limit (`adaptiveConcurrency.ts`), each with the reason for its value, and

@@ -1,4 +1,4 @@
-import type { ProviderBudget } from './providerBudget';
+import type { ProviderBudget } from '../vocabulary/providerBudget';
 
 // Below this share of the account's rate a sender would wait too long between answers to notice the budget refill.
 const MIN_SHARE = 0.1;
@@ -17,6 +17,25 @@ interface LatestAnswer {
 	resetAt: number;
 	/** This sender's other requests on the wire when the answer came: the provider may not have counted them yet. */
 	othersInFlight: number;
+}
+
+function inWords(ms: number): string {
+	const minutes = Math.ceil(ms / 60_000);
+	if (minutes < 60) return `${minutes} min`;
+	return `${Number((minutes / 60).toFixed(1))} h`;
+}
+
+/** The provider's budget is spent until a reset too far away to wait for: the message was not sent. */
+export class ProviderBudgetSpent extends Error {
+	constructor(
+		readonly resetAt: number,
+		now: number,
+	) {
+		super(
+			`The provider's budget for this API key is used up until ${new Date(resetAt).toISOString()} (resets in ${inWords(resetAt - now)}), so this message was not sent. Send it again after the reset, or ask the provider for a larger budget.`,
+		);
+		this.name = 'ProviderBudgetSpent';
+	}
 }
 
 /**

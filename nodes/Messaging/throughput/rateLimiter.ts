@@ -1,7 +1,7 @@
-import { LONGEST_BUDGET_WAIT_MS, ProviderBudgetSpent, type ProviderBudget } from './providerBudget';
+import { LONGEST_BUDGET_WAIT_MS, type ProviderBudget } from '../vocabulary/providerBudget';
 import type { Clock } from './clock';
 import { InFlightRequests } from './inFlightRequests';
-import { ProviderBudgetShare } from './providerBudgetShare';
+import { ProviderBudgetShare, ProviderBudgetSpent } from './providerBudgetShare';
 import { SendQueue, type SendTurn } from './sendQueue';
 import { StartRateMeter } from './startRateMeter';
 
@@ -121,22 +121,22 @@ export class AdaptiveSendRateLimiter {
 		this.lastDecrease = { at: now, peakRate, recoverySeconds, growth: drop / recoverySeconds ** 3 };
 	}
 
-	/** Sends through the limiter and lets a 429 (as `isThrottled` recognises it) slow down every later send. */
+	/** Sends through the limiter and lets an answer that was a 429 (as `isThrottled` reads it) slow every later send. */
 	async send<T>(
 		turn: SendTurn,
 		request: () => Promise<T>,
-		isThrottled: (error: unknown) => boolean,
+		isThrottled: (answer: T) => boolean,
 	): Promise<T> {
 		const startedAt = await this.acquire(turn);
 		this.inFlight.started();
 		const sending = request();
-		// Only observed here: the caller gets the rejection exactly as the transport made it.
+		// Only observed here: the caller gets the answer (or rejection) exactly as the transport made it.
 		void sending.then(
-			() => this.inFlight.finished(),
-			(error: unknown) => {
-				if (isThrottled(error)) this.recordThrottled(startedAt);
+			(answer) => {
+				if (isThrottled(answer)) this.recordThrottled(startedAt);
 				this.inFlight.finished();
 			},
+			() => this.inFlight.finished(),
 		);
 		return await sending;
 	}

@@ -1,8 +1,7 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import type { MessagingEndpoint } from './endpoint';
-import { answeredFailureFacts, thrownFailureFacts, type FailureFacts } from './failureFacts';
-import { describeFailure } from './messagingApiError';
+import { answeredFailure, describeFailure, thrownFailure, type SendFailure } from './failures';
 import type { MessagingRequest } from './messagingRequest';
 import { requestOptions, type FullResponse } from './sendMessagingRequest';
 
@@ -16,7 +15,7 @@ const PROBE_TIMEOUT_MS = 15_000;
 /** The API checked the key first and then refused the empty body, so the key is good. */
 const BODY_REFUSED = new Set([400, 422]);
 
-function refused(facts: FailureFacts, apiKey: string | undefined): ProbeResult {
+function refused({ facts }: SendFailure, apiKey: string | undefined): ProbeResult {
 	const { message, whatToDo } = describeFailure(facts, {
 		timeoutMs: PROBE_TIMEOUT_MS,
 		apiKey,
@@ -41,10 +40,10 @@ export async function probeApiKey(
 	try {
 		response = await perform(options);
 	} catch (error) {
-		return refused(thrownFailureFacts(error, endpoint.apiKey), endpoint.apiKey);
+		return refused(thrownFailure(error, endpoint.apiKey), endpoint.apiKey);
 	}
 	const { statusCode, headers, body } = response;
 	if ((statusCode >= 200 && statusCode < 300) || BODY_REFUSED.has(statusCode))
 		return { accepted: true };
-	return refused(answeredFailureFacts(statusCode, headers, body, endpoint.apiKey), endpoint.apiKey);
+	return refused(answeredFailure(statusCode, headers, body, endpoint.apiKey), endpoint.apiKey);
 }

@@ -1,13 +1,16 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
+import type { ProviderBudget } from '../vocabulary/providerBudget';
 import { readAcknowledgement } from './acknowledgement';
 import { CREDENTIAL_TYPE, type MessagingEndpoint } from './endpoint';
-import { answeredFailureFacts, thrownFailureFacts, readProviderMessage } from './failureFacts';
-import type { FailureContext } from './failureAdvice';
-import { messagingApiError } from './messagingApiError';
+import {
+	answeredFailure,
+	invalidAcknowledgement,
+	thrownFailure,
+	type SendFailure,
+} from './failures';
 import type { Acknowledgement, MessagingRequest, SendSettings } from './messagingRequest';
-import type { ProviderBudget } from '../throughput/providerBudget';
-import { readProviderBudget } from './providerBudget';
+import { readProviderBudget } from './rateLimitHeaders';
 
 export interface FullResponse {
 	statusCode: number;
@@ -49,48 +52,31 @@ export function requestOptions(
 	};
 }
 
+/** One try's answer: the acknowledgement, or the failure as a value (nothing is thrown for a failed send). */
+export type SendAnswer = { acknowledgement: Acknowledgement } | { failure: SendFailure };
+
 /** A non-2xx answer, or a 2xx whose body is no acknowledgement, is a failure with the provider's own words. */
-function acknowledgementOf(
-	node: INode,
-	response: FullResponse,
-	endpoint: MessagingEndpoint,
-	itemIndex: number,
-	failureContext: FailureContext,
-): Acknowledgement {
+function answerOf(response: FullResponse, endpoint: MessagingEndpoint): SendAnswer {
 	const { statusCode, headers, body } = response;
-	if (statusCode < 200 || statusCode > 299) {
-		const facts = answeredFailureFacts(statusCode, headers, body, endpoint.apiKey);
-		throw messagingApiError(node, facts, itemIndex, failureContext);
-	}
+	if (statusCode < 200 || statusCode > 299)
+		return { failure: answeredFailure(statusCode, headers, body, endpoint.apiKey) };
 	const acknowledgement = readAcknowledgement(body);
-	if (!acknowledgement) {
-		throw messagingApiError(
-			node,
-			{
-				status: statusCode,
-				invalidAcknowledgement: true,
-				providerMessage: readProviderMessage(body, endpoint.apiKey).message ?? '(empty body)',
-			},
-			itemIndex,
-			failureContext,
-		);
-	}
-	return acknowledgement;
+	if (!acknowledgement)
+		return { failure: invalidAcknowledgement(statusCode, body, endpoint.apiKey) };
+	return { acknowledgement };
 }
 
+/**
+ * Sends one request through n8n's HTTP helper. The provider's budget (RateLimit-* headers) is told to
+ * `onProviderBudget` as soon as the answer arrives, before the answer is read.
+ */
 export async function sendMessagingRequest(
 	this: IExecuteFunctions,
 	endpoint: MessagingEndpoint,
 	request: MessagingRequest,
 	settings: SendSettings,
-	itemIndex: number,
 	onProviderBudget?: (budget: ProviderBudget) => void,
-): Promise<Acknowledgement> {
-	const failureContext = {
-		timeoutMs: settings.timeoutMs,
-		apiKey: endpoint.apiKey,
-		idempotent: Boolean(settings.idempotencyKey),
-	};
+): Promise<SendAnswer> {
 	let response: FullResponse;
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -100,15 +86,9 @@ export async function sendMessagingRequest(
 			endpoint.credentialOptions,
 		)) as FullResponse;
 	} catch (error) {
-		throw messagingApiError(
-			this.getNode(),
-			thrownFailureFacts(error, endpoint.apiKey),
-			itemIndex,
-			failureContext,
-		);
+		return { failure: thrownFailure(error, endpoint.apiKey) };
 	}
-
 	const budget = onProviderBudget && readProviderBudget(response.headers);
 	if (budget) onProviderBudget(budget);
-	return acknowledgementOf(this.getNode(), response, endpoint, itemIndex, failureContext);
+	return answerOf(response, endpoint);
 }

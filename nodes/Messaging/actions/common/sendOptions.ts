@@ -86,9 +86,11 @@ export const sendOptions: INodeProperties[] = [
 	},
 ];
 
-export function sendOptionsCollection(
-	resource: MessagingResource,
-	extraOptions: INodeProperties[] = [],
+/** An operation's Options collection, its options in alphabetical order. */
+export function optionsCollection(
+	description: string,
+	show: NonNullable<INodeProperties['displayOptions']>['show'],
+	options: INodeProperties[],
 ): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -96,11 +98,19 @@ export function sendOptionsCollection(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		description:
-			'Country code completion, body encoding, timeout, throughput and idempotency settings',
-		displayOptions: { show: { resource: [resource], operation: ['send'] } },
-		options: [...sendOptions, ...extraOptions].sort((a, b) =>
-			a.displayName.localeCompare(b.displayName),
-		),
+		description,
+		displayOptions: { show },
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
+}
+
+export function sendOptionsCollection(
+	resource: MessagingResource,
+	extraOptions: INodeProperties[] = [],
+): INodeProperties {
+	return optionsCollection(
+		'Country code completion, body encoding, timeout, throughput and idempotency settings',
+		{ resource: [resource], operation: ['send'] },
+		[...sendOptions, ...extraOptions],
+	);
 }

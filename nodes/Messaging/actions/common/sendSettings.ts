@@ -16,7 +16,8 @@ export interface BatchSettings {
 	/** 0 = automatic: the adaptive limit finds the pace; otherwise its upper bound. */
 	maxConcurrency: number;
 	maxPerSecond: number;
-	maxTries429: number;
+	/** Tries per message, the first included, for 429s and network failures alike (saved as `maxTries429`). */
+	maxTriesPerMessage: number;
 	/** How long an acknowledged message counts as sent (Send Once Within); 0 = off. */
 	sendOnceHours: number;
 }
@@ -73,5 +74,6 @@ export function readSendSettings(parameters: ItemParameters, itemIndex: number):
 
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
 export function readBatchSettings(parameters: ItemParameters): BatchSettings {
-	return readOptions(parameters, batchOptions, 0);
+	const { maxTries429, ...others } = readOptions(parameters, batchOptions, 0);
+	return { ...others, maxTriesPerMessage: maxTries429 };
 }

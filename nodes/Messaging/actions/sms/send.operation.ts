@@ -7,6 +7,7 @@ import type { SmsSendInput } from '../../validation/smsSendSchema';
 import { inputModeSelector } from '../common/inputModeSelector';
 import { callbackUrlOption, sendOptionsCollection } from '../common/sendOptions';
 import type { ItemParameters } from '../common/itemParameters';
+import type { PreparedItem } from '../types';
 import { recipientField } from '../common/recipientField';
 
 const showOnlyForSmsSend = { resource: ['sms'], operation: ['send'] };
@@ -116,7 +117,7 @@ export function buildSmsRequest(input: SmsSendInput): MessagingRequest {
 	};
 }
 
-export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
+export function prepare(parameters: ItemParameters, itemIndex: number): PreparedItem {
 	const parsed = smsSendSchema.safeParse(readInput(parameters, itemIndex));
 	if (!parsed.success)
 		throw issueToNodeError(
@@ -125,5 +126,5 @@ export function prepare(parameters: ItemParameters, itemIndex: number): Messagin
 			itemIndex,
 			smsFieldGuide,
 		);
-	return buildSmsRequest(parsed.data);
+	return { request: buildSmsRequest(parsed.data) };
 }

@@ -5,8 +5,10 @@ import { issueToNodeError } from '../../validation/issueToNodeError';
 import { whatsappFieldGuide, whatsappSendSchema } from '../../validation/whatsappSendSchema';
 import type { WhatsappSendInput } from '../../validation/whatsappSendSchema';
 import { componentFields } from '../common/componentFields';
+import { messageTypeField } from '../common/messageTypeField';
 import { sendOptionsCollection } from '../common/sendOptions';
 import type { ItemParameters } from '../common/itemParameters';
+import type { PreparedItem } from '../types';
 import { recipientField } from '../common/recipientField';
 
 const showOnlyForWhatsappSend = { resource: ['whatsapp'], operation: ['send'] };
@@ -14,29 +16,14 @@ const showOnlyForTemplate = { ...showOnlyForWhatsappSend, messageType: ['templat
 
 export const description: INodeProperties[] = [
 	recipientField('WhatsApp', showOnlyForWhatsappSend),
-	{
-		displayName: 'Message Type',
-		name: 'messageType',
-		type: 'options',
-		default: 'template',
-		options: [
-			{
-				name: 'Session',
-				value: 'session',
-				description:
-					'Free text reply; only allowed within 24 hours of the last message the recipient sent you',
-			},
-			{
-				name: 'Template',
-				value: 'template',
-				description:
-					'An approved template; the only way to start a conversation or write after the 24-hour window',
-			},
-		],
-		description:
+	messageTypeField(showOnlyForWhatsappSend, {
+		session:
+			'Free text reply; only allowed within 24 hours of the last message the recipient sent you',
+		template:
+			'An approved template; the only way to start a conversation or write after the 24-hour window',
+		field:
 			'Template messages start conversations; session messages reply inside an open 24-hour window',
-		displayOptions: { show: showOnlyForWhatsappSend },
-	},
+	}),
 	{
 		displayName: 'Template Name',
 		name: 'templateName',
@@ -99,7 +86,7 @@ export function buildWhatsappRequest(input: WhatsappSendInput): MessagingRequest
 	};
 }
 
-export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
+export function prepare(parameters: ItemParameters, itemIndex: number): PreparedItem {
 	const parsed = whatsappSendSchema.safeParse(readInput(parameters, itemIndex));
 	if (!parsed.success)
 		throw issueToNodeError(
@@ -108,5 +95,5 @@ export function prepare(parameters: ItemParameters, itemIndex: number): Messagin
 			itemIndex,
 			whatsappFieldGuide,
 		);
-	return buildWhatsappRequest(parsed.data);
+	return { request: buildWhatsappRequest(parsed.data) };
 }

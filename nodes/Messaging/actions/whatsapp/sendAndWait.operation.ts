@@ -8,13 +8,12 @@ import {
 	type LinkLabels,
 } from '../../sendAndWait/links';
 import type { AnswerPage } from '../../sendAndWait/pages';
-import { rememberPreparedWait } from '../../sendAndWait/waiting';
 import { sendAndWaitFields } from './sendAndWaitFields';
-import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
 import { sendAndWaitFieldGuide, sendAndWaitSchema } from '../../validation/sendAndWaitSchema';
 import type { SendAndWaitInput, TemplateQuestion } from '../../validation/sendAndWaitSchema';
 import type { ItemParameters } from '../common/itemParameters';
+import type { PreparedItem } from '../types';
 import { reviewMessage, runsAsHumanReview } from '../toolMode';
 
 export { putToWait as afterSend } from '../../sendAndWait/waiting';
@@ -165,7 +164,7 @@ function templateRequest(
 	};
 }
 
-export function prepare(parameters: ItemParameters, itemIndex: number): MessagingRequest {
+export function prepare(parameters: ItemParameters, itemIndex: number): PreparedItem {
 	const parsed = sendAndWaitSchema(Date.now()).safeParse(readInput(parameters, itemIndex));
 	if (!parsed.success) {
 		throw issueToNodeError(
@@ -182,10 +181,12 @@ export function prepare(parameters: ItemParameters, itemIndex: number): Messagin
 		question.type === 'session'
 			? sessionRequest(input, question.message, labels.links, parameters, itemIndex)
 			: templateRequest(input, question, parameters, itemIndex);
-	rememberPreparedWait(parameters.context, {
-		to: input.to,
-		waitTill: input.waitTill,
-		answerPage: answerPageFor(input, labels, parameters, itemIndex),
-	});
-	return { path: '/v1/whatsapp/send', fields };
+	return {
+		request: { path: '/v1/whatsapp/send', fields },
+		wait: {
+			to: input.to,
+			waitTill: input.waitTill,
+			answerPage: answerPageFor(input, labels, parameters, itemIndex),
+		},
+	};
 }

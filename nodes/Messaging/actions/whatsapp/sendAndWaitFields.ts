@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { componentFields } from '../common/componentFields';
+import { messageTypeField } from '../common/messageTypeField';
 import { recipientField } from '../common/recipientField';
-import { sendAndWaitOptions } from './sendAndWaitOptions';
+import { optionsCollection, sendOptions } from '../common/sendOptions';
 
 const showForSendAndWait = { resource: ['whatsapp'], operation: ['sendAndWait'] };
 const showForTemplate = { ...showForSendAndWait, messageType: ['template'] };
@@ -71,30 +72,152 @@ function buttonPosition(
 	} as INodeProperties;
 }
 
+/** n8n's own Limit Wait Time shape (`options.limitWaitTime.values`), so it reads as in n8n's WhatsApp and Slack nodes. */
+const limitWaitTimeOption: INodeProperties = {
+	displayName: 'Limit Wait Time',
+	name: 'limitWaitTime',
+	type: 'fixedCollection',
+	description:
+		'How long to wait for an answer. When the time is up the execution continues with an item whose "answered" is false.',
+	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
+	options: [
+		{
+			displayName: 'Values',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Limit Type',
+					name: 'limitType',
+					type: 'options',
+					default: 'afterTimeInterval',
+					description: 'Stop waiting after a time interval, or at a date and time',
+					options: [
+						{
+							name: 'After Time Interval',
+							value: 'afterTimeInterval',
+							description: 'Waits for a certain amount of time',
+						},
+						{
+							name: 'At Specified Time',
+							value: 'atSpecifiedTime',
+							description: 'Waits until the set date and time',
+						},
+					],
+				},
+				{
+					displayName: 'Amount',
+					name: 'resumeAmount',
+					type: 'number',
+					default: 1,
+					typeOptions: { minValue: 0, numberPrecision: 2 },
+					description: 'The time to wait',
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Unit',
+					name: 'resumeUnit',
+					type: 'options',
+					default: 'hours',
+					description: 'Unit of the amount',
+					options: [
+						{ name: 'Minutes', value: 'minutes' },
+						{ name: 'Hours', value: 'hours' },
+						{ name: 'Days', value: 'days' },
+					],
+					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+				},
+				{
+					displayName: 'Max Date and Time',
+					name: 'maxDateAndTime',
+					type: 'dateTime',
+					default: '',
+					description: 'Continue without an answer at this date and time',
+					displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+				},
+			],
+		},
+	],
+};
+
+const buttonUrlPrefixOption: INodeProperties = {
+	displayName: 'Button URL Prefix',
+	name: 'buttonUrlPrefix',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. https://n8n.example.com/webhook-waiting/',
+	description:
+		"Template only: the fixed start of the template's URL button, before its {{1}}. The node sends the rest of the link as the button's dynamic suffix. Leave it empty when the button URL is your n8n URL followed by /webhook-waiting/{{1}}.",
+};
+
+const freeTextOptions: INodeProperties[] = [
+	{
+		displayName: 'Message Button Label',
+		name: 'messageButtonLabel',
+		type: 'string',
+		default: 'Respond',
+		description: 'Session only: the words before the link to the answer form',
+	},
+	{
+		displayName: 'Response Form Button Label',
+		name: 'responseFormButtonLabel',
+		type: 'string',
+		default: 'Submit',
+		description: 'Label of the button that sends the answer',
+	},
+];
+
+/** The page an answer link opens, for both response types: it shows the question and the way to answer. */
+const answerPageOptions: INodeProperties[] = [
+	{
+		displayName: 'Response Form Description',
+		name: 'responseFormDescription',
+		type: 'string',
+		default: '',
+		description:
+			'The question on the page the link opens; empty shows the message (session) or nothing (template)',
+	},
+	{
+		displayName: 'Response Form Title',
+		name: 'responseFormTitle',
+		type: 'string',
+		default: '',
+		description: 'Title of the page the link opens, where the person answers',
+	},
+];
+
+/** The options that make sense for one message: no batch throughput knobs. */
+const sharedOptions = [
+	...answerPageOptions,
+	buttonUrlPrefixOption,
+	limitWaitTimeOption,
+	...sendOptions.filter((option) =>
+		['bodyEncoding', 'defaultCountryCode', 'idempotencyKey', 'timeout'].includes(option.name),
+	),
+];
+
+/** One collection per response type: Free Text adds its own labels. */
+function answerOptions(responseType: string, options: INodeProperties[]): INodeProperties {
+	return optionsCollection(
+		'How long to wait, the answer page, and how the message is sent',
+		{ resource: ['whatsapp'], operation: ['sendAndWait'], responseType: [responseType] },
+		options,
+	);
+}
+
+const sendAndWaitOptions: INodeProperties[] = [
+	answerOptions('approval', sharedOptions),
+	answerOptions('freeText', [...sharedOptions, ...freeTextOptions]),
+];
+
+/** What the person is asked and how they answer, then the options: how long to wait, the page, the send. */
 export const sendAndWaitFields: INodeProperties[] = [
 	recipientField('WhatsApp', showForSendAndWait),
-	{
-		displayName: 'Message Type',
-		name: 'messageType',
-		type: 'options',
-		default: 'template',
-		options: [
-			{
-				name: 'Session',
-				value: 'session',
-				description:
-					'Your text with the links below it; only within 24 hours of the last message the recipient sent you',
-			},
-			{
-				name: 'Template',
-				value: 'template',
-				description: 'An approved template whose URL buttons carry the links; works at any time',
-			},
-		],
-		description:
-			'A session text inside the 24-hour window, or a template with URL buttons at any time',
-		displayOptions: { show: showForSendAndWait },
-	},
+	messageTypeField(showForSendAndWait, {
+		session:
+			'Your text with the links below it; only within 24 hours of the last message the recipient sent you',
+		template: 'An approved template whose URL buttons carry the links; works at any time',
+		field: 'A session text inside the 24-hour window, or a template with URL buttons at any time',
+	}),
 	{
 		displayName: 'Message',
 		name: 'message',

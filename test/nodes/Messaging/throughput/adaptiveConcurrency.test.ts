@@ -1,15 +1,7 @@
 import { AdaptiveConcurrencyLimit } from '../../../../nodes/Messaging/throughput/adaptiveConcurrency';
 import { AUTOMATIC_UPPER_BOUND } from '../../../../nodes/Messaging/throughput/concurrencyTuning';
-import type { FailureKind } from '../../../../nodes/Messaging/throughput/retryPolicy';
+import type { FailureKind } from '../../../../nodes/Messaging/vocabulary/failureKind';
 import { VirtualClock } from './virtualClock';
-
-class Refused extends Error {
-	constructor(readonly kind: FailureKind) {
-		super(kind);
-	}
-}
-
-const kindOf = (error: unknown): FailureKind => (error as Refused).kind;
 
 /** One round trip: `current` requests at once, each answering after `latencyMs` (or failing with `failure`). */
 async function roundTrip(
@@ -19,12 +11,13 @@ async function roundTrip(
 	failure?: FailureKind,
 ): Promise<void> {
 	const requests = Array.from({ length: limit.current }, async () => {
-		await limit
-			.track(async () => {
+		await limit.track(
+			async () => {
 				await clock.sleep(latencyMs);
-				if (failure) throw new Refused(failure);
-			}, kindOf)
-			.catch(() => undefined);
+				return failure;
+			},
+			(answer) => answer,
+		);
 	});
 	await clock.run(Promise.all(requests));
 }

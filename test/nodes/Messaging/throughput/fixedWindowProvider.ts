@@ -1,4 +1,4 @@
-import type { ProviderBudget } from '../../../../nodes/Messaging/throughput/providerBudget';
+import type { ProviderBudget } from '../../../../nodes/Messaging/vocabulary/providerBudget';
 import { RateLimitedByProvider, seededRandom } from './simulatedProvider';
 import type { VirtualClock } from './virtualClock';
 

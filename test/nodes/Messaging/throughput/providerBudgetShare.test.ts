@@ -1,5 +1,8 @@
 import { AdaptiveSendRateLimiter } from '../../../../nodes/Messaging/throughput/rateLimiter';
-import { ProviderBudgetShare } from '../../../../nodes/Messaging/throughput/providerBudgetShare';
+import {
+	ProviderBudgetShare,
+	ProviderBudgetSpent,
+} from '../../../../nodes/Messaging/throughput/providerBudgetShare';
 import { sendCampaign, SimulatedProvider } from './simulatedProvider';
 import { VirtualClock } from './virtualClock';
 
@@ -131,5 +134,20 @@ describe('four 1,000-message campaigns at 100/s each, sharing an account limited
 
 		expect(blind.simulated.accepted).toHaveLength(4000);
 		expect(blind.simulated.throttled).toBeGreaterThan(4 * Math.max(10, told.simulated.throttled));
+	});
+});
+
+describe('ProviderBudgetSpent', () => {
+	const now = Date.UTC(2026, 10, 24, 2, 0, 0);
+
+	test.each([
+		[10 * 3_600_000, '2026-11-24T12:00:00.000Z', 'resets in 10 h'],
+		[90 * 60_000, '2026-11-24T03:30:00.000Z', 'resets in 1.5 h'],
+		[45 * 60_000 + 1, '2026-11-24T02:45:00.001Z', 'resets in 46 min'],
+	])('a reset %i ms away reads as when and how long', (inMs, at, inWords) => {
+		const error = new ProviderBudgetSpent(now + inMs, now);
+		expect(error.message).toContain(`used up until ${at} (${inWords})`);
+		expect(error.message).toContain('this message was not sent');
+		expect(error.name).toBe('ProviderBudgetSpent');
 	});
 });

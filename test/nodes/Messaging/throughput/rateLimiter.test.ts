@@ -195,25 +195,34 @@ describe('AdaptiveSendRateLimiter after a 429', () => {
 		expect(clock.now()).toBe(300);
 	});
 
-	it('sends through and reports a throttled request itself, passing the error on unchanged', async () => {
+	it('sends through and reports a throttled answer itself, passing answers and rejections on unchanged', async () => {
 		const clock = new VirtualClock();
 		const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: 0 }, clock);
 		await sendSteadily(clock, limiter, 10, 1500);
-		const refusal = new Error('429');
+		const refusal = { status: 429 };
+		const broken = new Error('no answer');
 
 		await expect(
 			limiter.send(
 				'first',
-				async () => await Promise.reject(refusal),
-				(error) => error === refusal,
+				async () => await Promise.reject(broken),
+				() => true,
 			),
-		).rejects.toBe(refusal);
+		).rejects.toBe(broken);
+		expect(limiter.rateAt(clock.now())).toBe(Number.POSITIVE_INFINITY);
+		await expect(
+			limiter.send(
+				'first',
+				async () => refusal,
+				(answer) => answer === refusal,
+			),
+		).resolves.toBe(refusal);
 		expect(limiter.rateAt(clock.now())).toBeLessThan(75);
 		await expect(
 			limiter.send(
 				'first',
 				async () => 'ack',
-				() => true,
+				() => false,
 			),
 		).resolves.toBe('ack');
 	});

@@ -1,10 +1,8 @@
 import { forEachWithConcurrency } from '../../../../nodes/Messaging/throughput/pool';
 import { AdaptiveSendRateLimiter } from '../../../../nodes/Messaging/throughput/rateLimiter';
-import {
-	sendWithRetries,
-	type ClassifiedFailure,
-} from '../../../../nodes/Messaging/throughput/retryPolicy';
-import type { ProviderBudget } from '../../../../nodes/Messaging/throughput/providerBudget';
+import { sendWithRetries } from '../../../../nodes/Messaging/transport/failures/retry';
+import type { ClassifiedFailure } from '../../../../nodes/Messaging/vocabulary/failureKind';
+import type { ProviderBudget } from '../../../../nodes/Messaging/vocabulary/providerBudget';
 import type { VirtualClock } from './virtualClock';
 
 /** Deterministic jitter, so a simulated run is the same on every machine. */
@@ -100,7 +98,7 @@ export interface CampaignSettings {
 
 export interface CampaignOutcome {
 	failedItems: number[];
-	/** Each failed item's error, as the retry policy gave it up. */
+	/** Each failed item's error (the 429 it ran out of tries on, or the pacing's refusal), as the retry policy gave it up. */
 	failures: Array<{ item: number; error: unknown; triesMade: number; at: number }>;
 	durationMs: number;
 }
@@ -118,18 +116,22 @@ export async function sendCampaign(
 ): Promise<CampaignOutcome> {
 	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond: campaign.maxPerSecond }, clock);
 	const failures: CampaignOutcome['failures'] = [];
-	const isThrottled = (error: unknown) => error instanceof RateLimitedByProvider;
 	const tellBudget = (budget: ProviderBudget) => {
 		if (campaign.readsBudget) limiter.recordProviderBudget(budget);
 	};
-	const sendTelling = async (item: number) => {
+	// The transport's way: a 429 is an answer, not a rejection.
+	const sendTelling = async (item: number): Promise<{ throttled?: RateLimitedByProvider }> => {
 		try {
 			tellBudget(await provider.send(item));
+			return {};
 		} catch (error) {
-			if (error instanceof RateLimitedByProvider) tellBudget(error.budget);
-			throw error;
+			if (!(error instanceof RateLimitedByProvider)) throw error;
+			tellBudget(error.budget);
+			return { throttled: error };
 		}
 	};
+	const failureOf = (answer: { throttled?: RateLimitedByProvider }) =>
+		answer.throttled && classifyProviderFailure(answer.throttled);
 	await forEachWithConcurrency(campaign.items, campaign.concurrency, async (position) => {
 		const item = (campaign.firstItem ?? 0) + position;
 		const outcome = await sendWithRetries(
@@ -137,14 +139,14 @@ export async function sendCampaign(
 				await limiter.send(
 					tryNumber > 1 ? 'retry' : 'first',
 					async () => await sendTelling(item),
-					isThrottled,
+					(answer) => answer.throttled !== undefined,
 				),
-			classifyProviderFailure,
+			failureOf,
 			{ maxTries: campaign.maxTries, idempotent: false },
 			clock,
 		);
-		if (!outcome.ok)
-			failures.push({ item, error: outcome.error, triesMade: outcome.triesMade, at: clock.now() });
+		const error = 'error' in outcome ? outcome.error : outcome.answer.throttled;
+		if (error) failures.push({ item, error, triesMade: outcome.triesMade, at: clock.now() });
 	});
 	return {
 		failedItems: failures.map((failure) => failure.item),

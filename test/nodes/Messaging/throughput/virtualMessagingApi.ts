@@ -178,21 +178,26 @@ export async function sendThroughVirtualApi(
 		request: { path: '/v1/sms/send', fields: { to: `+9198${10000000 + itemIndex}` } },
 		settings: { bodyEncoding: 'form', timeoutMs: 30_000 },
 	}));
-	const output: Array<INodeExecutionData | undefined> = new Array(items);
 	const startedAt = clock.now();
-	await clock.run(
+	const sent = await clock.run(
 		sendAll(
 			context,
 			sends,
-			output,
 			{
 				endpoint: { baseUrl: 'https://api.example.test' },
-				batch: { maxConcurrency: 0, maxPerSecond: 0, maxTries429: 3, sendOnceHours: 0, ...batch },
+				batch: {
+					maxConcurrency: 0,
+					maxPerSecond: 0,
+					maxTriesPerMessage: 3,
+					sendOnceHours: 0,
+					...batch,
+				},
 				continueOnFail: true,
 			},
 			clock,
 		),
 	);
+	const output = Array.from({ length: items }, (_, itemIndex) => sent.get(itemIndex));
 	return { durationMs: clock.now() - startedAt, output };
 }
 

@@ -6,7 +6,7 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
-import { classifyMessagingFailure } from '../../../../nodes/Messaging/transport/messagingApiError';
+import { failureError, type SendFailure } from '../../../../nodes/Messaging/transport/failures';
 import type {
 	MessagingRequest,
 	SendSettings,
@@ -17,8 +17,8 @@ import { messagingNode } from '../../../helpers/nodeFixtures';
 
 /**
  * The transport against a fake of n8n's `helpers.httpRequestWithAuthentication` (n8n's, outside this
- * package): what it is asked to send, and what each kind of answer becomes. Errors are judged by what a
- * user and the retry policy see: message, description, httpCode and classifyMessagingFailure.
+ * package): what it is asked to send, and what each kind of answer becomes. A failure is judged by what a
+ * user and the retry policy see: the error's message, description and httpCode, and the failure's kind.
  */
 
 const API_KEY = 'sk_test_transport_0123456789';
@@ -92,7 +92,7 @@ describe('the request handed to n8n', () => {
 	test('form body: POST to the joined URL, named fields URL-encoded, full response kept, no status thrown', async () => {
 		const { context, calls } = fakeContext(answerWith(200, queued));
 
-		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0);
+		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings);
 
 		expect(calls).toHaveLength(1);
 		expect(calls[0].self).toBe(context);
@@ -115,13 +115,10 @@ describe('the request handed to n8n', () => {
 	test('JSON body: the same fields as an object (object fields still JSON text), json: true', async () => {
 		const { context, calls } = fakeContext(answerWith(200, queued));
 
-		await sendMessagingRequest.call(
-			context,
-			endpoint,
-			smsRequest,
-			{ bodyEncoding: 'json', timeoutMs: 30000 },
-			0,
-		);
+		await sendMessagingRequest.call(context, endpoint, smsRequest, {
+			bodyEncoding: 'json',
+			timeoutMs: 30000,
+		});
 
 		expect(calls[0].options).toEqual({
 			method: 'POST',
@@ -146,13 +143,11 @@ describe('the request handed to n8n', () => {
 			answerWith(200, { ...queued, channel: 'whatsapp', status: 'sent' }),
 		);
 
-		await sendMessagingRequest.call(
-			context,
-			endpoint,
-			whatsappRequest,
-			{ bodyEncoding: 'form', timeoutMs: 4500, idempotencyKey: 'order-1234-whatsapp' },
-			0,
-		);
+		await sendMessagingRequest.call(context, endpoint, whatsappRequest, {
+			bodyEncoding: 'form',
+			timeoutMs: 4500,
+			idempotencyKey: 'order-1234-whatsapp',
+		});
 
 		expect(calls[0].options).toEqual({
 			method: 'POST',
@@ -183,7 +178,7 @@ describe('the request handed to n8n', () => {
 		const { context, calls } = fakeContext(answerWith(200, queued));
 		const request: MessagingRequest = path === '/v1/sms/send' ? smsRequest : whatsappRequest;
 
-		await sendMessagingRequest.call(context, { baseUrl }, request, formSettings, 0);
+		await sendMessagingRequest.call(context, { baseUrl }, request, formSettings);
 
 		expect(calls[0].options.url).toBe(url);
 	});
@@ -204,14 +199,12 @@ describe('the request handed to n8n', () => {
 			{ ...endpoint, credentialOptions },
 			smsRequest,
 			formSettings,
-			0,
 		);
 		await sendMessagingRequest.call(
 			context,
 			{ ...endpoint, credentialOptions },
 			smsRequest,
 			formSettings,
-			1,
 		);
 
 		expect(calls.map((call) => [call.credentialType, call.credentialOptions])).toEqual([
@@ -260,23 +253,32 @@ describe('2xx with a valid acknowledgement → the acknowledgement as returned',
 		const { context, calls } = fakeContext(answerWith(statusCode, body));
 
 		await expect(
-			sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0),
-		).resolves.toEqual(expected);
+			sendMessagingRequest.call(context, endpoint, smsRequest, formSettings),
+		).resolves.toEqual({ acknowledgement: expected });
 		expect(calls).toHaveLength(1);
 	});
 });
 
+/** What the retry policy read of each failure, by the error a user reads of it. */
+const failureBehind = new Map<NodeApiError, SendFailure>();
+const classifiedAs = (error: NodeApiError) => {
+	const { kind, retryAfter } = failureBehind.get(error)!;
+	return retryAfter === undefined ? { kind } : { kind, retryAfter };
+};
+
+/** The failure the transport answered with, and the error the send loop words it as once the tries are over. */
 async function failureOf(answer: Answer, settings: SendSettings = formSettings, itemIndex = 7) {
 	const { context, calls } = fakeContext(answer);
-	let thrown: unknown;
-	try {
-		await sendMessagingRequest.call(context, endpoint, smsRequest, settings, itemIndex);
-	} catch (error) {
-		thrown = error;
-	}
+	const sent = await sendMessagingRequest.call(context, endpoint, smsRequest, settings);
 	expect(calls).toHaveLength(1);
-	expect(thrown).toBeInstanceOf(NodeApiError);
-	const error = thrown as NodeApiError;
+	if (!('failure' in sent)) throw new Error(`expected a failure, got ${JSON.stringify(sent)}`);
+	const error = failureError(context.getNode(), sent.failure, itemIndex, {
+		timeoutMs: settings.timeoutMs,
+		apiKey: endpoint.apiKey,
+		idempotent: Boolean(settings.idempotencyKey),
+	});
+	failureBehind.set(error, sent.failure);
+	expect(error).toBeInstanceOf(NodeApiError);
 	expect(error.context.itemIndex).toBe(itemIndex);
 	expect(error.node.name).toBe('Messaging');
 	return error;
@@ -341,7 +343,7 @@ describe('2xx without a valid acknowledgement → a final failure, never a succe
 		expect(error.message).toBe(message);
 		expect(error.description).toBe(NO_ACK_ADVICE);
 		expect(error.httpCode).toBe(String(statusCode));
-		expect(classifyMessagingFailure(error)).toEqual({ kind: 'final' });
+		expect(classifiedAs(error)).toEqual({ kind: 'final' });
 	});
 });
 
@@ -359,7 +361,7 @@ interface StatusCase {
 	settings?: SendSettings;
 	message: string;
 	description: string;
-	kind: ReturnType<typeof classifyMessagingFailure>;
+	kind: Pick<SendFailure, 'kind' | 'retryAfter'>;
 }
 
 const statusCases: StatusCase[] = [
@@ -466,7 +468,7 @@ describe('non-2xx answers → an error with the provider reason and what to do',
 			expect(error.message).toBe(statusCase.message);
 			expect(error.description).toBe(statusCase.description);
 			expect(error.httpCode).toBe(String(statusCase.statusCode));
-			expect(classifyMessagingFailure(error)).toEqual(statusCase.kind);
+			expect(classifiedAs(error)).toEqual(statusCase.kind);
 			expect(JSON.stringify(error)).not.toContain(API_KEY);
 		},
 	);
@@ -477,7 +479,7 @@ describe('non-2xx answers → an error with the provider reason and what to do',
 		);
 
 		expect(error.message).toBe('The Messaging API is limiting the send rate (429)');
-		expect(classifyMessagingFailure(error)).toEqual({
+		expect(classifiedAs(error)).toEqual({
 			kind: 'rate_limited',
 			retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT',
 		});
@@ -494,7 +496,7 @@ interface ThrownCase {
 	message: string;
 	description: string;
 	httpCode: string | null;
-	kind: ReturnType<typeof classifyMessagingFailure>;
+	kind: Pick<SendFailure, 'kind' | 'retryAfter'>;
 }
 
 const thrownCases: ThrownCase[] = [
@@ -572,7 +574,7 @@ describe('thrown client errors → an error saying whether the message may have 
 			expect(error.message).toBe(thrownCase.message);
 			expect(error.description).toBe(thrownCase.description);
 			expect(error.httpCode).toBe(thrownCase.httpCode);
-			expect(classifyMessagingFailure(error)).toEqual(thrownCase.kind);
+			expect(classifiedAs(error)).toEqual(thrownCase.kind);
 		},
 	);
 
@@ -607,16 +609,16 @@ describe('the provider budget', () => {
 	])('is handed on from %s', async (_, answer) => {
 		const { context } = fakeContext(answer);
 		const told: unknown[] = [];
-		await sendMessagingRequest
-			.call(context, endpoint, smsRequest, formSettings, 0, (budget) => told.push(budget))
-			.catch(() => undefined);
+		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, (budget) =>
+			told.push(budget),
+		);
 		expect(told).toEqual([{ remaining: 37, quota: 100, windowSeconds: 1 }]);
 	});
 
 	test('is not made up when the provider sends no budget headers', async () => {
 		const { context } = fakeContext(answerWith(200, queued, { 'Retry-After': '1' }));
 		const told: unknown[] = [];
-		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, 0, (budget) =>
+		await sendMessagingRequest.call(context, endpoint, smsRequest, formSettings, (budget) =>
 			told.push(budget),
 		);
 		expect(told).toEqual([]);

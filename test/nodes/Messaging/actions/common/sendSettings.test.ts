@@ -75,7 +75,7 @@ describe('send options: the editor bounds and the check agree', () => {
 			timeoutMs: 30000,
 			maxConcurrency: 0,
 			maxPerSecond: 0,
-			maxTries429: 3,
+			maxTriesPerMessage: 3,
 			sendOnceHours: 24,
 		});
 	});

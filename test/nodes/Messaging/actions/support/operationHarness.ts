@@ -108,16 +108,11 @@ export function operationHarness({
 }: OperationUnderTest) {
 	async function sendThrough(context: IExecuteFunctions, itemIndex: number) {
 		const itemParameters = new ItemParameters(context);
-		const request = prepare(itemParameters, itemIndex);
+		const { request, wait } = prepare(itemParameters, itemIndex);
 		const settings = readSendSettings(itemParameters, itemIndex);
-		const acknowledgement = await sendMessagingRequest.call(
-			context,
-			{ baseUrl },
-			request,
-			settings,
-			itemIndex,
-		);
-		return { request, acknowledgement };
+		const answer = await sendMessagingRequest.call(context, { baseUrl }, request, settings);
+		const acknowledgement = 'acknowledgement' in answer ? answer.acknowledgement : answer;
+		return { request, wait, acknowledgement };
 	}
 
 	return {

@@ -2,7 +2,7 @@ import {
 	classifyFacts,
 	thrownFailureFacts,
 	readProviderMessage,
-} from '../../../../nodes/Messaging/transport/failureFacts';
+} from '../../../../../nodes/Messaging/transport/failures/facts';
 
 describe('readProviderMessage', () => {
 	test.each([

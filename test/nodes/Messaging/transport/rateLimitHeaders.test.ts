@@ -1,4 +1,4 @@
-import { readProviderBudget } from '../../../../nodes/Messaging/transport/providerBudget';
+import { readProviderBudget } from '../../../../nodes/Messaging/transport/rateLimitHeaders';
 
 describe('readProviderBudget', () => {
 	test.each([

@@ -1,5 +1,5 @@
 import { readHeader } from '../../shared/readHeader';
-import type { ProviderBudget } from '../throughput/providerBudget';
+import type { ProviderBudget } from '../vocabulary/providerBudget';
 
 function readCount(headers: unknown, names: string[]): number | undefined {
 	for (const name of names) {

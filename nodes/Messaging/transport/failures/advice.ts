@@ -1,7 +1,7 @@
-import { LONGEST_BUDGET_WAIT_MS } from '../throughput/providerBudget';
-import { parseRetryAfter, RETRY_AFTER_SECONDS } from '../throughput/retryPolicy';
-import { classifyFacts } from './failureFacts';
-import type { FailureFacts } from './failureFacts';
+import { LONGEST_BUDGET_WAIT_MS } from '../../vocabulary/providerBudget';
+import { parseRetryAfter, RETRY_AFTER_SECONDS } from '../../vocabulary/retryAfter';
+import { classifyFacts } from './facts';
+import type { FailureFacts } from './facts';
 
 export interface FailureContext {
 	timeoutMs: number;

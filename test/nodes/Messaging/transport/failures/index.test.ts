@@ -3,14 +3,15 @@ import { inspect } from 'node:util';
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { classifyFacts } from '../../../../nodes/Messaging/transport/failureFacts';
-import type { FailureFacts } from '../../../../nodes/Messaging/transport/failureFacts';
 import {
-	classifyMessagingFailure,
-	failureFactsOf,
-	messagingApiError,
-	withTriesMade,
-} from '../../../../nodes/Messaging/transport/messagingApiError';
+	answeredFailure,
+	failureError,
+	invalidAcknowledgement,
+	thrownFailure,
+	type FailureContext,
+	type FailureFacts,
+} from '../../../../../nodes/Messaging/transport/failures';
+import { classifyFacts } from '../../../../../nodes/Messaging/transport/failures/facts';
 
 const node: INode = {
 	id: '1',
@@ -22,6 +23,14 @@ const node: INode = {
 };
 const apiKey = 'sk_live_secret_0123456789';
 const context = { timeoutMs: 30000, apiKey };
+
+/** The error a user reads once the tries are over, from the facts of the last failure. */
+const errorFor = (
+	errorNode: INode,
+	facts: FailureFacts,
+	itemIndex: number,
+	failureContext: FailureContext,
+) => failureError(errorNode, { ...classifyFacts(facts), facts }, itemIndex, failureContext);
 
 describe('failure classification for the retry policy', () => {
 	test.each([
@@ -43,16 +52,26 @@ describe('failure classification for the retry policy', () => {
 		[{}, { kind: 'maybe_processed' }],
 	])('%j is %j', (facts, expected) => {
 		expect(classifyFacts(facts)).toEqual(expected);
-		expect(classifyMessagingFailure(messagingApiError(node, facts, 0, context))).toEqual(expected);
 	});
 
-	test('errors that did not come from the transport are never retried', () => {
-		expect(classifyMessagingFailure(new Error('boom'))).toEqual({ kind: 'final' });
-		expect(classifyMessagingFailure(undefined)).toEqual({ kind: 'final' });
+	test('a failed send is a value: its kind for pacing and retries, beside the facts its words come from', () => {
+		expect(answeredFailure(429, { 'retry-after': '2' }, {}, apiKey)).toMatchObject({
+			kind: 'rate_limited',
+			retryAfter: '2',
+			facts: { status: 429, retryAfter: '2' },
+		});
+		expect(thrownFailure(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toEqual({
+			kind: 'not_sent',
+			facts: { networkCode: 'ECONNREFUSED', timedOut: false },
+		});
+		expect(invalidAcknowledgement(200, '')).toEqual({
+			kind: 'final',
+			facts: { status: 200, invalidAcknowledgement: true, providerMessage: '(empty body)' },
+		});
 	});
 });
 
-describe('messagingApiError', () => {
+describe('failureError', () => {
 	test.each([
 		[
 			{ status: 401, providerMessage: 'The API key is not valid.' },
@@ -111,7 +130,7 @@ describe('messagingApiError', () => {
 			'check with your provider',
 		],
 	])('%j', (facts: FailureFacts, message, advice) => {
-		const error = messagingApiError(node, facts, 4, context);
+		const error = errorFor(node, facts, 4, context);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(message);
 		expect(error.description).toContain(advice);
@@ -152,23 +171,18 @@ describe('messagingApiError', () => {
 			'Try again later. The message may have been accepted; run the node again with the same Idempotency Key and it is sent at most once.',
 		],
 	])('%j, %j: the whole advice', (facts: FailureFacts, extra, description) => {
-		expect(messagingApiError(node, facts, 0, { ...context, ...extra }).description).toBe(
-			description,
-		);
+		expect(errorFor(node, facts, 0, { ...context, ...extra }).description).toBe(description);
 	});
 
-	test("is n8n's own NodeApiError, by class and by name, and its facts stay beside it", () => {
-		const error = messagingApiError(node, { status: 429, retryAfter: '2' }, 1, context);
+	test("is n8n's own NodeApiError, by class and by name, and carries no facts of its own", () => {
+		const error = errorFor(node, { status: 429, retryAfter: '2' }, 1, context);
 		expect(Object.getPrototypeOf(error)).toBe(NodeApiError.prototype);
 		expect(error.name).toBe('NodeApiError');
-		expect(failureFactsOf(error)).toMatchObject({ status: 429, retryAfter: '2' });
 		expect(JSON.stringify(error)).not.toContain('retryAfter');
-		expect(failureFactsOf(new NodeApiError(node, { message: 'other' }))).toBeUndefined();
-		expect(failureFactsOf(new Error('plain'))).toBeUndefined();
 	});
 
 	test('the API key never appears, even when a provider echoes it', () => {
-		const error = messagingApiError(
+		const error = errorFor(
 			node,
 			{ status: 422, providerMessage: `Key ${apiKey} is revoked`, providerField: `key_${apiKey}` },
 			0,
@@ -180,7 +194,6 @@ describe('messagingApiError', () => {
 			error.stack,
 			JSON.stringify(error),
 			JSON.stringify(error.cause ?? null),
-			JSON.stringify(failureFactsOf(error)),
 			inspect(error, { depth: null }),
 		].join('\n');
 		expect(everything).not.toContain(apiKey);
@@ -188,12 +201,8 @@ describe('messagingApiError', () => {
 		expect(error.description).toContain("Fix the field 'key_***'");
 		expect(error.cause).toBeUndefined();
 		expect(
-			messagingApiError(
-				node,
-				{ status: 401, providerMessage: `Key ${apiKey} is revoked` },
-				0,
-				context,
-			).message,
+			errorFor(node, { status: 401, providerMessage: `Key ${apiKey} is revoked` }, 0, context)
+				.message,
 		).toBe('The Messaging API rejected the API key (401): Key *** is revoked');
 	});
 
@@ -202,37 +211,37 @@ describe('messagingApiError', () => {
 		['  7 ', ' The provider asked to wait 7 s.'],
 		['   ', ''],
 	])('a Retry-After of %p reads as the retry policy reads it', (retryAfter, sentence) => {
-		const error = messagingApiError(node, { status: 429, retryAfter }, 0, context);
+		const error = errorFor(node, { status: 429, retryAfter }, 0, context);
 		expect(error.description).toBe(
 			`Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message.${sentence}`,
 		);
 	});
 
 	test('a 429 whose Retry-After is beyond an hour says the budget is used up until the reset, and that nothing was sent', () => {
-		const error = messagingApiError(node, { status: 429, retryAfter: '36000' }, 0, context);
+		const error = errorFor(node, { status: 429, retryAfter: '36000' }, 0, context);
 		expect(error.message).toBe(
 			"The provider's budget for this API key is used up until a reset in 10 h (429)",
 		);
 		expect(error.description).toBe(
 			'The node waits for a reset up to an hour away, so this message was not sent. Send it again after the reset, or ask the provider for a larger budget.',
 		);
-		expect(classifyMessagingFailure(error)).toEqual({ kind: 'rate_limited', retryAfter: '36000' });
 	});
 
 	test('a Retry-After given as an HTTP date reads as a time to wait until', () => {
 		const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
-		const error = messagingApiError(node, { status: 429, retryAfter: date }, 0, context);
+		const error = errorFor(node, { status: 429, retryAfter: date }, 0, context);
 		expect(error.description).toBe(
 			`Slow down: set Options > Max Messages per Second to the rate your provider allows (or lower it), or raise Options > Max Tries per Message. The provider asked to wait until ${date}.`,
 		);
 	});
 
-	test('after retries the error says how many tries were made, and keeps its classification', () => {
-		const first = messagingApiError(node, { status: 429, retryAfter: '1' }, 2, context);
-		const final = withTriesMade(first, node, 2, { ...context, triesMade: 3 }) as NodeApiError;
+	test('after retries the error says how many tries were made', () => {
+		const facts = { status: 429, retryAfter: '1' };
+		const final = errorFor(node, facts, 2, { ...context, triesMade: 3 });
 		expect(final.message).toBe('The Messaging API is limiting the send rate (429) after 3 tries');
 		expect(final.description).toContain('The provider asked to wait 1 s.');
-		expect(classifyMessagingFailure(final)).toEqual({ kind: 'rate_limited', retryAfter: '1' });
-		expect(withTriesMade(first, node, 2, { ...context, triesMade: 1 })).toBe(first);
+		expect(errorFor(node, facts, 2, context).message).toBe(
+			'The Messaging API is limiting the send rate (429)',
+		);
 	});
 });

@@ -1,5 +1,5 @@
-import { readHeader } from '../../shared/readHeader';
-import type { ClassifiedFailure } from '../throughput/retryPolicy';
+import { readHeader } from '../../../shared/readHeader';
+import type { ClassifiedFailure } from '../../vocabulary/failureKind';
 
 /** Plain values copied out of a failure; the raw client error is never kept, its config holds the Authorization header. */
 export interface FailureFacts {

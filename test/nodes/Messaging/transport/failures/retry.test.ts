@@ -1,52 +1,28 @@
+import type { ClassifiedFailure } from '../../../../../nodes/Messaging/vocabulary/failureKind';
 import {
 	backoffDelayMs,
-	parseRetryAfter,
 	retryDelayMs,
 	sendWithRetries,
-	type ClassifiedFailure,
 	type RetryOptions,
-} from '../../../../nodes/Messaging/throughput/retryPolicy';
-import { VirtualClock } from './virtualClock';
+} from '../../../../../nodes/Messaging/transport/failures/retry';
+import { VirtualClock } from '../../throughput/virtualClock';
 
-class ProviderFailure extends Error {
-	constructor(readonly failure: ClassifiedFailure) {
-		super(`provider failure: ${failure.kind}`);
-	}
-}
+type Answer = { failure: ClassifiedFailure } | { ack: string };
 
-const classify = (error: unknown): ClassifiedFailure =>
-	error instanceof ProviderFailure ? error.failure : { kind: 'final' };
+const failureOf = (answer: Answer) => ('failure' in answer ? answer.failure : undefined);
 
-/** A send that fails with the given failures in turn, then succeeds. */
+/** A send that answers with the given failures in turn, then succeeds. */
 function scriptedSend(failures: ClassifiedFailure[]) {
 	const tries: number[] = [];
-	const send = async (tryNumber: number) => {
+	const send = async (tryNumber: number): Promise<Answer> => {
 		tries.push(tryNumber);
 		const failure = failures[tryNumber - 1];
-		if (failure) throw new ProviderFailure(failure);
-		return `ack after ${tryNumber} tries`;
+		return failure ? { failure } : { ack: `ack after ${tryNumber} tries` };
 	};
 	return { send, tries };
 }
 
 const noJitter: Pick<RetryOptions, 'random'> = { random: () => 0 };
-
-describe('parseRetryAfter', () => {
-	const now = Date.parse('2026-11-22T12:00:00Z');
-	it.each([
-		['3', 3000],
-		['0', 0],
-		[' 2 ', 2000],
-		['1.5', 1500],
-		['Sun, 22 Nov 2026 12:00:07 GMT', 7000],
-		['Sun, 22 Nov 2026 11:59:00 GMT', 0],
-		['soon', undefined],
-		['', undefined],
-		[undefined, undefined],
-	])('reads %p as %p ms', (value, expected) => {
-		expect(parseRetryAfter(value, now)).toBe(expected);
-	});
-});
 
 describe('backoffDelayMs', () => {
 	it('doubles per retry, stays within [step/2, step] and stops growing at maxDelayMs', () => {
@@ -101,32 +77,28 @@ describe('sendWithRetries', () => {
 		const { send, tries } = scriptedSend([{ kind: 'rate_limited', retryAfter: '3' }]);
 
 		const outcome = await clock.run(
-			sendWithRetries(send, classify, { maxTries: 3, idempotent: false }, clock),
+			sendWithRetries(send, failureOf, { maxTries: 3, idempotent: false }, clock),
 		);
 
-		expect(outcome).toEqual({ ok: true, value: 'ack after 2 tries', triesMade: 2 });
+		expect(outcome).toEqual({ answer: { ack: 'ack after 2 tries' }, triesMade: 2 });
 		expect(tries).toEqual([1, 2]);
 		expect(clock.now()).toBe(3000);
 	});
 
-	it('returns the last error once the tries are used up, with how many were made', async () => {
+	it('returns the last failure once the tries are used up, with how many were made', async () => {
 		const clock = new VirtualClock();
 		const { send, tries } = scriptedSend(Array(5).fill({ kind: 'rate_limited' }));
 
 		const outcome = await clock.run(
 			sendWithRetries(
 				send,
-				classify,
+				failureOf,
 				{ maxTries: 3, idempotent: false, baseDelayMs: 100, ...noJitter },
 				clock,
 			),
 		);
 
-		expect(outcome.ok).toBe(false);
-		expect(outcome).toMatchObject({
-			triesMade: 3,
-			error: { message: 'provider failure: rate_limited' },
-		});
+		expect(outcome).toEqual({ answer: { failure: { kind: 'rate_limited' } }, triesMade: 3 });
 		expect(tries).toEqual([1, 2, 3]);
 		expect(clock.sleeps).toEqual([50, 100]);
 	});
@@ -136,14 +108,10 @@ describe('sendWithRetries', () => {
 		const { send, tries } = scriptedSend([{ kind: 'maybe_processed' }]);
 
 		const outcome = await clock.run(
-			sendWithRetries(send, classify, { maxTries: 3, idempotent: false }, clock),
+			sendWithRetries(send, failureOf, { maxTries: 3, idempotent: false }, clock),
 		);
 
-		expect(outcome).toMatchObject({
-			ok: false,
-			triesMade: 1,
-			error: { message: 'provider failure: maybe_processed' },
-		});
+		expect(outcome).toEqual({ answer: { failure: { kind: 'maybe_processed' } }, triesMade: 1 });
 		expect(tries).toEqual([1]);
 		expect(clock.sleeps).toEqual([]);
 	});
@@ -155,13 +123,34 @@ describe('sendWithRetries', () => {
 		const outcome = await clock.run(
 			sendWithRetries(
 				send,
-				classify,
+				failureOf,
 				{ maxTries: 3, idempotent: true, baseDelayMs: 100, ...noJitter },
 				clock,
 			),
 		);
 
-		expect(outcome).toEqual({ ok: true, value: 'ack after 3 tries', triesMade: 3 });
+		expect(outcome).toEqual({ answer: { ack: 'ack after 3 tries' }, triesMade: 3 });
 		expect(tries).toEqual([1, 2, 3]);
+	});
+
+	it('returns what was thrown instead of an answer at once, never retried', async () => {
+		const clock = new VirtualClock();
+		let tries = 0;
+		const refused = new Error('budget spent until tomorrow');
+
+		const outcome = await clock.run(
+			sendWithRetries(
+				async () => {
+					tries++;
+					throw refused;
+				},
+				failureOf,
+				{ maxTries: 3, idempotent: true },
+				clock,
+			),
+		);
+
+		expect(outcome).toEqual({ error: refused, triesMade: 1 });
+		expect(tries).toBe(1);
 	});
 });
