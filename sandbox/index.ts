@@ -1,7 +1,7 @@
 import { createManualClock, createSystemClock } from './clock';
 import { closedPortUrl } from './closed-port';
 import { checkedLifecycle } from './messages/lifecycle';
-import { checkedLatency, createSandboxContext } from './sandbox-context';
+import { checkedIdempotencyKeys, checkedLatency, createSandboxContext } from './sandbox-context';
 import { DEFAULT_SEED, SANDBOX_API_KEY, SANDBOX_SIGNING_SECRET } from './seed';
 import { createSandboxServer, listen } from './server';
 import { checkedRateLimit } from './throughput/rate-limiter';
@@ -28,7 +28,7 @@ export {
 	signPayload,
 };
 
-const CONFIG_KEYS = ['latency', 'rateLimit', 'lifecycle', 'webhooks'];
+const CONFIG_KEYS = ['latency', 'rateLimit', 'lifecycle', 'webhooks', 'idempotencyKeys'];
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const context = createSandboxContext(options);
@@ -67,9 +67,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				patch.rateLimit === undefined ? undefined : checkedRateLimit(patch.rateLimit);
 			const lifecycle =
 				patch.lifecycle === undefined ? undefined : checkedLifecycle(patch.lifecycle);
+			const idempotencyKeys =
+				patch.idempotencyKeys === undefined
+					? undefined
+					: checkedIdempotencyKeys(patch.idempotencyKeys);
 			// Checked and applied in one step, before the rest, so a bad webhooks part applies nothing.
 			if (patch.webhooks !== undefined) context.webhooks.configure(patch.webhooks);
 			if (latency !== undefined) context.latency = latency;
+			if (idempotencyKeys !== undefined) context.idempotencyKeys = idempotencyKeys;
 			if (rateLimit !== undefined) context.rateLimiter.configure(rateLimit);
 			if (lifecycle !== undefined) context.lifecycle.configure(lifecycle);
 		},

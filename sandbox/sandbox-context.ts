@@ -11,6 +11,7 @@ import { IdempotencyStore } from './throughput/idempotency-store';
 import { RateLimiter } from './throughput/rate-limiter';
 import { TimerRegistry } from './timers';
 import type {
+	IdempotencyKeyHandling,
 	LatencyConfig,
 	MessageRecord,
 	SandboxClock,
@@ -35,6 +36,7 @@ export interface SandboxContext {
 	requestLog: RequestLog;
 	rateLimiter: RateLimiter;
 	idempotency: IdempotencyStore;
+	idempotencyKeys: IdempotencyKeyHandling;
 	lifecycle: Lifecycle;
 	webhooks: WebhookDispatcher;
 	faults: FaultRules;
@@ -80,6 +82,7 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 		requestLog: new RequestLog(),
 		rateLimiter: new RateLimiter(options.rateLimit ?? null, undefined, () => clock.now()),
 		idempotency: new IdempotencyStore(clock),
+		idempotencyKeys: checkedIdempotencyKeys(options.idempotencyKeys ?? 'honour'),
 		lifecycle: new Lifecycle(
 			options.lifecycle === undefined ? { stepDelayMs: 1000 } : options.lifecycle,
 			messages,
@@ -105,4 +108,10 @@ export function checkedLatency(latency: LatencyConfig | null): LatencyConfig | n
 export function latencyDelayMs(latency: LatencyConfig | null): number {
 	if (latency === null) return 0;
 	return latency.fixedMs + Math.random() * (latency.jitterMs ?? 0);
+}
+
+export function checkedIdempotencyKeys(handling: unknown): IdempotencyKeyHandling {
+	if (handling !== 'honour' && handling !== 'ignore')
+		throw new Error("idempotencyKeys must be 'honour' or 'ignore'");
+	return handling;
 }

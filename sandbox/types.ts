@@ -118,12 +118,17 @@ export interface SandboxOptions {
 	faults?: FaultRule[];
 	/** Defaults to true in-process; the cli passes false to log one line per request. */
 	quiet?: boolean;
+	/** 'ignore' plays a provider that takes no notice of Idempotency-Key (many do); 'honour' by default. */
+	idempotencyKeys?: IdempotencyKeyHandling;
 }
+
+export type IdempotencyKeyHandling = 'honour' | 'ignore';
 
 export interface SandboxConfigPatch {
 	latency: LatencyConfig | null;
 	rateLimit: RateLimitConfig | null;
 	lifecycle: LifecycleConfig | null;
+	idempotencyKeys: IdempotencyKeyHandling;
 	/** Merged into the current webhook settings; `batch: null` goes back to one event per POST. */
 	webhooks: WebhookConfig;
 }

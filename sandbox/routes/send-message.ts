@@ -82,7 +82,8 @@ function accept(
 	if ('error' in request.parsed) throw request.parsed.error;
 	const { fields } = request.parsed;
 
-	const idempotencyKey = headerValue(request.headers['idempotency-key']);
+	const idempotencyKey =
+		context.idempotencyKeys === 'honour' ? headerValue(request.headers['idempotency-key']) : null;
 	const fingerprint = requestFingerprint(request.path, fields);
 	if (idempotencyKey !== null) {
 		const replayed = context.idempotency.replay(apiKey, idempotencyKey, fingerprint);

@@ -13,6 +13,7 @@ import { measureOverhead } from './scenarios/overhead';
 import { measureOverload } from './scenarios/overload';
 import { measureRateLimit } from './scenarios/rateLimit';
 import { measureScale } from './scenarios/scale';
+import { measureSendOnce } from './scenarios/sendOnce';
 
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'results.md');
 const SCENARIOS: Record<
@@ -24,6 +25,7 @@ const SCENARIOS: Record<
 	overload: measureOverload,
 	scale: measureScale,
 	'in-n8n': measureInN8n,
+	'send-once': measureSendOnce,
 };
 const WHOLE_RUN_LIMIT_MS = 50 * 60_000;
 

@@ -10,6 +10,8 @@ export interface BackgroundProcess {
 	hasExited(): boolean;
 	/** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once the leader has exited. */
 	stop(graceMs: number): Promise<void>;
+	/** SIGKILL to the whole group at once, as an OOM kill or a node reboot would; resolves once it has exited. */
+	kill(): Promise<void>;
 }
 
 const running = new Set<BackgroundProcess>();
@@ -49,6 +51,11 @@ export function spawnInOwnGroup(
 		pid,
 		exited: exitedPromise,
 		hasExited: () => exited,
+		async kill() {
+			signalGroup(pid, 'SIGKILL');
+			await exitedPromise;
+			running.delete(handle);
+		},
 		async stop(graceMs: number) {
 			if (!exited) {
 				signalGroup(pid, 'SIGTERM');

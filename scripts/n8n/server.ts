@@ -14,6 +14,8 @@ export interface N8nServer {
 	/** Resolves when the n8n process has exited, stopped or not. */
 	exited: Promise<void>;
 	stop(): Promise<void>;
+	/** SIGKILL, no grace: a dead worker. */
+	kill(): Promise<void>;
 }
 
 const STARTUP_TIMEOUT_MS = 120_000;
@@ -45,6 +47,7 @@ export async function startN8nServer(
 		logFile,
 		exited: child.exited,
 		stop: () => child.stop(SHUTDOWN_GRACE_MS),
+		kill: () => child.kill(),
 	};
 	try {
 		await waitForHttpOk(

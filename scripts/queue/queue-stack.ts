@@ -60,6 +60,8 @@ export interface QueueStack {
 	cli: N8nCliTarget;
 	/** Stops every n8n process and starts them again on the same ports (the database and queue stay up). */
 	restartN8n(): Promise<void>;
+	/** SIGKILLs one worker and starts a new one on its port, as a supervisor would after an OOM kill. */
+	killWorker(index: number): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -170,6 +172,15 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			},
 			get workers() {
 				return processes.slice(2);
+			},
+			async killWorker(index) {
+				await processes[2 + index].kill();
+				processes[2 + index] = await startRole(
+					base,
+					'worker',
+					ports.workers[index],
+					options.workerConcurrency,
+				);
 			},
 			async restartN8n() {
 				await stopN8n();

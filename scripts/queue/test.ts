@@ -1,7 +1,8 @@
 /**
  * `npm run test:queue`: the packed package in n8n's queue mode (a main, two workers and a webhook process over
  * PostgreSQL and Redis): campaigns sharing one account's rate across workers, and delivery events across processes.
- * Options: QUEUE_CAMPAIGN_MESSAGES, QUEUE_EVENTS.
+ * Options: QUEUE_CAMPAIGN_MESSAGES, QUEUE_EVENTS, QUEUE_SEND_ONCE_MESSAGES; QUEUE_CHECKS=campaigns,events,send-once
+ * runs only those (all by default).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { CheckRunner, runCheckScript } from '../../test/e2e/harness';
 import { checkQueueCampaigns, DEFAULT_CAMPAIGNS } from '../../test/e2e/queue-campaigns.e2e';
 import { checkQueueEvents, DEFAULT_QUEUE_EVENTS } from '../../test/e2e/queue-events.e2e';
+import { checkQueueSendOnce, DEFAULT_SEND_ONCE } from '../../test/e2e/queue-send-once.e2e';
 import { BARE_TRIGGER_PACKAGE_DIR } from '../../test/e2e/trigger-burst.e2e';
 import { SandboxAdmin } from '../lib/sandbox-admin';
 import { ensureN8nInstalled } from '../n8n/install';
@@ -50,16 +52,28 @@ async function main(): Promise<number> {
 			`Queue mode up in ${((Date.now() - started) / 1000).toFixed(1)} s: main ${stack.main.baseUrl}, webhook process ${stack.webhook.baseUrl}, workers ${stack.workers.map((worker) => worker.baseUrl).join(', ')}`,
 		);
 		const sandbox = new SandboxAdmin(stack.sandbox.baseUrl);
-		console.log('\nCampaigns across workers');
-		const messagesEach = Number(
-			process.env.QUEUE_CAMPAIGN_MESSAGES ?? DEFAULT_CAMPAIGNS.messagesEach,
-		);
-		await checkQueueCampaigns(stack, sandbox, runner, { ...DEFAULT_CAMPAIGNS, messagesEach });
-		console.log('\nDelivery events across processes');
-		await checkQueueEvents(stack, runner, {
-			...DEFAULT_QUEUE_EVENTS,
-			events: Number(process.env.QUEUE_EVENTS ?? DEFAULT_QUEUE_EVENTS.events),
-		});
+		const checks = (process.env.QUEUE_CHECKS ?? 'campaigns,events,send-once').split(',');
+		if (checks.includes('campaigns')) {
+			console.log('\nCampaigns across workers');
+			const messagesEach = Number(
+				process.env.QUEUE_CAMPAIGN_MESSAGES ?? DEFAULT_CAMPAIGNS.messagesEach,
+			);
+			await checkQueueCampaigns(stack, sandbox, runner, { ...DEFAULT_CAMPAIGNS, messagesEach });
+		}
+		if (checks.includes('events')) {
+			console.log('\nDelivery events across processes');
+			await checkQueueEvents(stack, runner, {
+				...DEFAULT_QUEUE_EVENTS,
+				events: Number(process.env.QUEUE_EVENTS ?? DEFAULT_QUEUE_EVENTS.events),
+			});
+		}
+		if (checks.includes('send-once')) {
+			console.log('\nSend once: a dead worker, a Retry');
+			await checkQueueSendOnce(stack, sandbox, runner, {
+				...DEFAULT_SEND_ONCE,
+				messages: Number(process.env.QUEUE_SEND_ONCE_MESSAGES ?? DEFAULT_SEND_ONCE.messages),
+			});
+		}
 	} finally {
 		await stack?.stop();
 	}

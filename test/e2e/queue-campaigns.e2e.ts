@@ -23,7 +23,11 @@ export const DEFAULT_CAMPAIGNS: CampaignSettings = {
 };
 
 /** Webhook → Code (one row per message) → Messaging: the campaign a CRM starts by calling n8n. */
-function campaignWorkflow(name: string, path: string, messagingOptions: Record<string, unknown>) {
+export function campaignWorkflow(
+	name: string,
+	path: string,
+	messagingOptions: Record<string, unknown>,
+) {
 	const rows = `const { campaign, count } = $json.body;
 return Array.from({ length: count }, (_, i) => ({ json: { phone: '+9197' + String(campaign).padStart(2, '0') + String(i).padStart(6, '0'), name: 'Customer ' + i, orderId: 'C' + campaign + '-' + i } }));`;
 	return {
@@ -72,7 +76,7 @@ export interface CampaignFigures {
 	executionsPerWorker: number[];
 }
 
-function workerStarts(logFiles: string[]): number[] {
+export function workerStarts(logFiles: string[]): number[] {
 	return logFiles.map((file) =>
 		fs.existsSync(file)
 			? (fs.readFileSync(file, 'utf8').match(/Worker started execution/g)?.length ?? 0)

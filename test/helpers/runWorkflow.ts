@@ -9,11 +9,13 @@ import type {
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { MessagingApi } from '../../credentials/MessagingApi.credentials';
 import { TestCredentialsHelper } from './credentialsHelper';
+import { processedDataStore } from './processedDataStore';
 import { MESSAGING_NODE_TYPE } from './nodeFixtures';
 import { testNodeTypes, testNodeTypesWith } from './nodeTypes';
 
@@ -37,6 +39,13 @@ export interface RunWorkflowOptions {
 	continueOnFail?: boolean;
 	/** The Messaging node's Settings → On Error; wins over `continueOnFail`. */
 	onError?: INode['onError'];
+	/**
+	 * The workflow's id, under which n8n files the node's send-once record: a fresh one per run unless given, so a
+	 * run sees what an earlier one sent only when a test runs the same workflow again.
+	 */
+	workflowId?: string;
+	/** Execution mode, as n8n tells the node: 'manual' unless given (e.g. 'retry', 'webhook'). */
+	mode?: 'manual' | 'retry' | 'webhook' | 'trigger';
 	/** Node types beyond the harness's own, by full type name. */
 	extraNodeTypes?: Record<string, INodeType>;
 }
@@ -118,8 +127,9 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 		...(onError !== undefined && node.type === MESSAGING_NODE_TYPE ? { onError } : {}),
 	}));
 	const workflowData = { ...options.workflow, nodes };
+	processedDataStore();
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: options.workflowId ?? `test-workflow-${randomUUID()}`,
 		name: options.workflow.name ?? 'test',
 		nodes,
 		connections: options.workflow.connections,
@@ -132,9 +142,10 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 		{ messagingApi: new MessagingApi() },
 		{ messagingApi: { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey } },
 	);
+	const mode = options.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(
-		'manual',
-		'test-execution',
+		mode,
+		`test-execution-${randomUUID()}`,
 		workflowData as unknown as IWorkflowBase,
 	);
 	const finished = new Promise<IRun>((resolve) =>
@@ -155,7 +166,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 	});
 	const workflowExecute = new WorkflowExecute(
 		additionalDataFor(credentialsHelper, hooks),
-		'manual',
+		mode,
 		runExecutionData,
 	);
 	await workflowExecute.processRunExecutionData(workflow);

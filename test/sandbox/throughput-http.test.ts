@@ -200,6 +200,26 @@ describe('Idempotency-Key', () => {
 		expect(sandbox.requests()).toHaveLength(3);
 	});
 
+	it('set to ignore keys through the admin API, every request with the same key is a new message', async () => {
+		const admin = new SandboxAdmin(sandbox.url);
+		await admin.configure({ idempotencyKeys: 'ignore' });
+		const first = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k-ignored'));
+		const again = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k-ignored'));
+		expect([first.status, again.status]).toEqual([200, 200]);
+		expect(again.body).not.toEqual(first.body);
+		expect(again.headers.get('idempotent-replayed')).toBeNull();
+		expect(sandbox.messages()).toHaveLength(2);
+
+		await admin.configure({ idempotencyKeys: 'honour' });
+		const honoured = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k-honoured'));
+		const replayed = await post(sandbox, '/v1/sms/send', smsFields(), withKey('k-honoured'));
+		expect(replayed.body).toEqual(honoured.body);
+		expect(sandbox.messages()).toHaveLength(3);
+		await expect(admin.configure({ idempotencyKeys: 'sometimes' })).rejects.toThrow(
+			/idempotencyKeys must be 'honour' or 'ignore'/,
+		);
+	});
+
 	it('answers 422 idempotency_key_reused for the same key with another body', async () => {
 		await post(sandbox, '/v1/sms/send', smsFields(), withKey('k1'));
 		const reply = await post(

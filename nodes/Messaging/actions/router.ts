@@ -7,6 +7,7 @@ import { readBatchSettings, readSendSettings } from './common/sendSettings';
 import { asNodeError, errorItem, messageForAgent, runsAsAgentTool } from './itemErrors';
 import { agentWaitRefusal } from './toolMode';
 import { sendAll, type IndexedSend, type PreparedSend } from './sendPrepared';
+import { startSendOnce } from './sendOnce/sendOnce';
 import * as sms from './sms';
 import type { MessagingResource, OperationModule, PreparedItem } from './types';
 import * as whatsapp from './whatsapp';
@@ -80,7 +81,7 @@ function splitOutcomes(outcomes: ItemOutcome[]) {
 		'failedItem' in outcome ? outcome.failedItem : undefined,
 	);
 	const waits = outcomes.map((outcome) => ('wait' in outcome ? outcome.wait : undefined));
-	const sends: Array<IndexedSend | undefined> = outcomes.flatMap((outcome, itemIndex) =>
+	const sends: IndexedSend[] = outcomes.flatMap((outcome, itemIndex) =>
 		'send' in outcome ? [{ itemIndex, ...outcome.send }] : [],
 	);
 	return { failed, waits, sends };
@@ -98,17 +99,33 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	// An agent that runs its tools itself hands the model "" for a thrown error, but reads an item.
 	if (refusal && this.isToolExecution()) return [[errorItem(this, refusal, 0)]];
 	if (refusal) throw refusal;
-	const { failed, waits, sends } = splitOutcomes(
-		prepareAll(parameters, operation, itemCount, continueOnFail),
+	const {
+		failed,
+		waits,
+		sends: prepared,
+	} = splitOutcomes(prepareAll(parameters, operation, itemCount, continueOnFail));
+	// Send once: what this node had acknowledged before leaves the sends, as a skipped item in its slot.
+	const sendOnce = await startSendOnce(
+		this,
+		operation,
+		parameters,
+		{ sends: prepared, results: failed },
+		continueOnFail,
 	);
+	const { sends } = sendOnce;
 	let sent = new Map<number, INodeExecutionData>();
-	if (sends.length > 0) {
-		const run = {
-			endpoint: await readEndpoint(this),
-			batch: readBatchSettings(parameters),
-			continueOnFail,
-		};
-		sent = await sendAll(this, sends, run);
+	try {
+		if (sends.length > 0) {
+			const run = {
+				endpoint: await readEndpoint(this),
+				batch: readBatchSettings(parameters),
+				continueOnFail,
+				onAcknowledged: sendOnce.acknowledged,
+			};
+			sent = await sendAll(this, sends, run);
+		}
+	} finally {
+		await sendOnce.finish();
 	}
 	const output = failed.map((item, itemIndex) => item ?? sent.get(itemIndex)!);
 	return operation.afterSend ? await operation.afterSend(this, output, waits) : [output];

@@ -30,6 +30,8 @@ export interface SendRun {
 	endpoint: MessagingEndpoint;
 	batch: BatchSettings;
 	continueOnFail: boolean;
+	/** Told of each send the provider acknowledged, as it is acknowledged. */
+	onAcknowledged?: (itemIndex: number) => void;
 }
 
 export interface IndexedSend extends PreparedSend {
@@ -108,8 +110,10 @@ export async function sendAll(
 			// Dropped as soon as it is on its way: a large run need not hold every prepared request.
 			sends[position] = undefined;
 			const result = await sendOne(context, send, run, pacing);
-			if ('item' in result) results.set(send.itemIndex, result.item);
-			else if (run.continueOnFail)
+			if ('item' in result) {
+				results.set(send.itemIndex, result.item);
+				run.onAcknowledged?.(send.itemIndex);
+			} else if (run.continueOnFail)
 				results.set(send.itemIndex, errorItem(context, result.error, send.itemIndex));
 			else stopError ??= { error: result.error };
 		},

@@ -12,6 +12,8 @@ export interface SendSettings {
 	bodyEncoding: BodyEncoding;
 	timeoutMs: number;
 	idempotencyKey?: string;
+	/** Sent as Idempotency-Key when the user set none; a provider that ignores it is not trusted to retry. */
+	automaticIdempotencyKey?: string;
 }
 
 export interface Acknowledgement extends IDataObject {

@@ -28,7 +28,8 @@ export function requestOptions(
 	settings: SendSettings,
 ): IHttpRequestOptions {
 	const headers: IDataObject = { accept: 'application/json' };
-	if (settings.idempotencyKey) headers['Idempotency-Key'] = settings.idempotencyKey;
+	const idempotencyKey = settings.idempotencyKey ?? settings.automaticIdempotencyKey;
+	if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
 	const common = {
 		method: 'POST' as const,
 		url: joinUrl(endpoint.baseUrl, request.path),

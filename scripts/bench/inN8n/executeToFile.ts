@@ -16,6 +16,8 @@ const RUN_LIMIT_MS = 600_000;
 export async function executeWorkflowToFile(
 	target: N8nCliTarget,
 	workflowId: string,
+	/** Told the n8n process's pid once it runs; what it returns is called when the process has ended. */
+	watch?: (pid: number) => () => void,
 ): Promise<ExecutionResult> {
 	const outputFile = path.join(target.userFolder, `execute-${workflowId}.json`);
 	const output = fs.openSync(outputFile, 'w');
@@ -34,11 +36,15 @@ export async function executeWorkflowToFile(
 			env,
 			stdio: ['ignore', output, errors],
 		});
+		const stopWatching = child.pid === undefined ? undefined : watch?.(child.pid);
 		const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
 		const code = await new Promise<number | null>((resolve, reject) => {
 			child.on('error', reject);
 			child.on('close', resolve);
-		}).finally(() => clearTimeout(timer));
+		}).finally(() => {
+			clearTimeout(timer);
+			stopWatching?.();
+		});
 		const stdout = fs.readFileSync(outputFile, 'utf8');
 		const start = stdout.search(/^\{$/m);
 		const end = stdout.lastIndexOf('\n}');

@@ -24,7 +24,10 @@ import { campaignWorkflow, type Branch } from '../inN8n/workflows';
 
 const BARE_HELPER_PACKAGE_DIR = path.resolve(__dirname, '..', 'fixtures', 'bare-helper-package');
 
-async function prepareN8n(sandbox: BenchSandbox, proxy: LatencyProxy): Promise<N8nCliTarget> {
+export async function prepareN8n(
+	sandbox: BenchSandbox,
+	proxy: LatencyProxy,
+): Promise<N8nCliTarget> {
 	await ensureN8nInstalled((line) => process.stderr.write(`  ${line}\n`));
 	// Outside the repository: the repo's node_modules must not stand in for what the installed package brings.
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-bench-'));

@@ -237,6 +237,7 @@ describe('Messaging node description', () => {
 				'maxConcurrency',
 				'maxPerSecond',
 				'maxTries429',
+				'sendOnceHours',
 				'timeout',
 			];
 			if (resource === 'sms') expected.push('callbackUrl');
@@ -252,6 +253,7 @@ describe('Messaging node description', () => {
 			maxPerSecond: 0,
 			maxTries429: 3,
 			idempotencyKey: '',
+			sendOnceHours: 24,
 		});
 	});
 

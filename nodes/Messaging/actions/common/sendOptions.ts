@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { MessagingResource } from '../types';
+import { sendOnceOption } from './sendOnceOption';
 
 export const callbackUrlOption: INodeProperties = {
 	displayName: 'Callback URL',
@@ -45,7 +46,7 @@ export const sendOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.order_number }}-whatsapp',
 		description:
-			"A key unique to this message, sent as the Idempotency-Key header. With a key the provider sends a repeated request only once, so the node also retries after server errors and timeouts. Build it with an expression from data that stays the same when the message is sent again, e.g. the order number, or the execution's ID joined with $itemIndex.",
+			"Sent as the Idempotency-Key header instead of the key the node derives from the input item and the message. Set it when the input items carry fields that change on every run (a timestamp): build it from data that stays the same when the same message is sent again, e.g. the order number and the channel, never the execution's ID or $itemIndex, which change on a re-run. With a key of your own the node also retries after server errors and timeouts.",
 	},
 	{
 		displayName: 'Max Concurrent Requests',
@@ -74,6 +75,7 @@ export const sendOptions: INodeProperties[] = [
 		description:
 			'How many times in all a message is tried when sending it fails in a way that is safe to repeat: a 429 Too Many Requests (waiting as its Retry-After header says, up to an hour), a refused connection or unknown host (nothing was sent), and, only with an Idempotency Key, a server error (5xx) or a timeout. Other failures are never retried. After the last try the item fails.',
 	},
+	sendOnceOption,
 	{
 		displayName: 'Timeout',
 		name: 'timeout',

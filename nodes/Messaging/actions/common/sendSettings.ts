@@ -18,6 +18,8 @@ export interface BatchSettings {
 	maxPerSecond: number;
 	/** Tries per message, the first included, for 429s and network failures alike (saved as `maxTries429`). */
 	maxTriesPerMessage: number;
+	/** How long an acknowledged message counts as sent (Send Once Within); 0 = off. */
+	sendOnceHours: number;
 }
 
 function boundedOption(name: string) {
@@ -37,6 +39,7 @@ const batchOptions = z.object({
 	maxConcurrency: boundedOption('maxConcurrency'),
 	maxPerSecond: boundedOption('maxPerSecond'),
 	maxTries429: boundedOption('maxTries429'),
+	sendOnceHours: boundedOption('sendOnceHours'),
 });
 
 const optionsGuide = optionsFieldGuide(sendOptions);
@@ -71,6 +74,6 @@ export function readSendSettings(parameters: ItemParameters, itemIndex: number):
 
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
 export function readBatchSettings(parameters: ItemParameters): BatchSettings {
-	const { maxConcurrency, maxPerSecond, maxTries429 } = readOptions(parameters, batchOptions, 0);
-	return { maxConcurrency, maxPerSecond, maxTriesPerMessage: maxTries429 };
+	const { maxTries429, ...others } = readOptions(parameters, batchOptions, 0);
+	return { ...others, maxTriesPerMessage: maxTries429 };
 }

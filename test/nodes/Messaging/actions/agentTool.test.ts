@@ -60,6 +60,8 @@ describe("pacing across an agent's calls", () => {
 		for (const orderId of ['1', '2']) {
 			const { error } = await runWorkflow({
 				workflow: asTool({ options: { maxPerSecond: 1 } }),
+				// Two calls of one workflow: the limiter is the workflow's node's.
+				workflowId: 'agent-pacing',
 				credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
 				items: [{ json: { phone: '+919812345678', name: 'Asha', orderId, eta: 'Mon' } }],
 				extraNodeTypes: { [TOOL_TYPE]: new MessagingTool() },

@@ -198,7 +198,13 @@ export async function sendThroughVirtualApi(
 			sends,
 			{
 				endpoint,
-				batch: { maxConcurrency: 0, maxPerSecond: 0, maxTriesPerMessage: 3, ...batch },
+				batch: {
+					maxConcurrency: 0,
+					maxPerSecond: 0,
+					maxTriesPerMessage: 3,
+					sendOnceHours: 0,
+					...batch,
+				},
 				continueOnFail: true,
 			},
 			clock,

@@ -24,7 +24,8 @@ describe('SMS send through the n8n engine', () => {
 		expect(request.path).toBe('/v1/sms/send');
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox().apiKey}`);
 		expect(request.contentType).toBe('application/x-www-form-urlencoded');
-		expect(request.headers['idempotency-key']).toBeUndefined();
+		// Send once, by default: a key derived from the workflow, the node, the input item and the message.
+		expect(request.headers['idempotency-key']).toMatch(/^n8n-[\w-]{43}$/);
 		const fields = formFields(request.rawBody);
 		expect(fields).toEqual({
 			to: '+919812345678',

@@ -39,6 +39,7 @@ describe('send options: the editor bounds and the check agree', () => {
 			'maxConcurrency',
 			'maxPerSecond',
 			'maxTries429',
+			'sendOnceHours',
 			'timeout',
 		]);
 	});
@@ -75,6 +76,7 @@ describe('send options: the editor bounds and the check agree', () => {
 			maxConcurrency: 0,
 			maxPerSecond: 0,
 			maxTriesPerMessage: 3,
+			sendOnceHours: 24,
 		});
 	});
 

@@ -286,6 +286,7 @@ describe('SMS → Send: parameters → exact request', () => {
 			'maxConcurrency',
 			'maxPerSecond',
 			'maxTries429',
+			'sendOnceHours',
 			'timeout',
 		]);
 		for (const property of description) {

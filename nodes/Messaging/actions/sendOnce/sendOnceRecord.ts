@@ -1,0 +1,132 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/**
+ * n8n's deduplication store (the one Remove Duplicates uses), as this node uses it. It has no read-only look-up:
+ * a check records every value it did not hold. And it keeps no time, only the latest `maxEntries` values.
+ */
+export interface ProcessedValues {
+	checkAndRecord(values: string[], maxEntries: number): Promise<Set<string>>;
+	remove(values: string[], maxEntries: number): Promise<void>;
+}
+
+export function nodeProcessedValues(context: IExecuteFunctions): ProcessedValues {
+	const { helpers } = context;
+	return {
+		async checkAndRecord(values, maxEntries) {
+			const result = await helpers.checkProcessedAndRecord(values, 'node', {
+				mode: 'entries',
+				maxEntries,
+			});
+			return new Set(result.processed.map(String));
+		},
+		async remove(values, maxEntries) {
+			await helpers.removeProcessed(values, 'node', { mode: 'entries', maxEntries });
+		},
+	};
+}
+
+/** Enough for three values per message of a 20,000-message campaign; a bigger run raises it for itself. */
+const MIN_ENTRIES = 60_000;
+/** Acknowledgements are written together: each write rewrites the node's whole record. */
+const FLUSH_EVERY_MS = 500;
+const FLUSH_AT = 1_000;
+
+/**
+ * The record of acknowledged sends. Time is kept in the values: a value names its half-window bucket, and a look-up
+ * asks the current and the previous bucket, so a message counts as sent for at least half the window and never
+ * longer than the window.
+ *
+ * Two kinds of value, because a look-up records what it asks about. A claim `c:` is written before a message is
+ * sent: asking about it is harmless. An acknowledgement `a:` is written only once the provider accepted the
+ * message, and asked about only for messages claimed before; the look-up's own writes that would say more than
+ * the record held are removed at once, before any is sent.
+ */
+export class SendOnceRecord {
+	private readonly bucketMs: number;
+
+	private readonly maxEntries: number;
+
+	private pending: string[] = [];
+
+	private writes: Promise<void> = Promise.resolve();
+
+	private lastWriteAt: number;
+
+	private writeError: unknown;
+
+	constructor(
+		private readonly store: ProcessedValues,
+		windowMs: number,
+		messages: number,
+		private readonly now: () => number = Date.now,
+	) {
+		this.bucketMs = windowMs / 2;
+		this.maxEntries = Math.max(MIN_ENTRIES, 4 * messages);
+		this.lastWriteAt = now();
+	}
+
+	private bucket(): number {
+		return Math.floor(this.now() / this.bucketMs);
+	}
+
+	/** Claims every identity and answers those the provider acknowledged within the window. */
+	async acknowledgedBefore(identities: string[]): Promise<Set<string>> {
+		const bucket = this.bucket();
+		const inBuckets = (kind: string, id: string) => [
+			`${kind}:${id}:${bucket}`,
+			`${kind}:${id}:${bucket - 1}`,
+		];
+		const claims = await this.store.checkAndRecord(
+			identities.flatMap((id) => inBuckets('c', id)),
+			this.maxEntries,
+		);
+		const claimedBefore = identities.filter((id) => inBuckets('c', id).some((v) => claims.has(v)));
+		if (claimedBefore.length === 0) return new Set();
+		const acks = await this.store.checkAndRecord(
+			claimedBefore.flatMap((id) => inBuckets('a', id)),
+			this.maxEntries,
+		);
+		const acknowledged = new Set<string>();
+		const lookUpWrites: string[] = [];
+		for (const id of claimedBefore) {
+			const [current, previous] = inBuckets('a', id);
+			if (acks.has(current)) acknowledged.add(id);
+			else if (acks.has(previous)) {
+				acknowledged.add(id);
+				// Left in place, it would count the message as sent for another half window.
+				lookUpWrites.push(current);
+			} else lookUpWrites.push(current, previous);
+		}
+		// Those not acknowledged are sent now: they must not look acknowledged if this run dies first.
+		if (lookUpWrites.length > 0) await this.store.remove(lookUpWrites, this.maxEntries);
+		return acknowledged;
+	}
+
+	acknowledged(identity: string): void {
+		this.pending.push(`a:${identity}:${this.bucket()}`);
+		if (this.pending.length >= FLUSH_AT || this.now() - this.lastWriteAt >= FLUSH_EVERY_MS)
+			void this.flush();
+	}
+
+	/** One write at a time: two at once would each rewrite the record without the other's values. */
+	flush(): Promise<void> {
+		if (this.pending.length === 0) return this.writes;
+		const values = this.pending;
+		this.pending = [];
+		this.lastWriteAt = this.now();
+		this.writes = this.writes.then(async () => {
+			try {
+				await this.store.checkAndRecord(values, this.maxEntries);
+			} catch (error) {
+				this.writeError ??= error;
+			}
+		});
+		return this.writes;
+	}
+
+	/** Writes what is left; answers the first write that failed, if any. */
+	async finish(): Promise<unknown> {
+		await this.flush();
+		return this.writeError;
+	}
+}

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+
+import type { SandboxAdmin } from '../../scripts/lib/sandbox-admin';
+import type { QueueStack } from '../../scripts/queue/queue-stack';
+import { listExecutions, readExecution, waitFor } from '../../scripts/n8n/executions';
+import { assert, assertEqual, type CheckRunner } from './harness';
+import { campaignWorkflow, workerStarts } from './queue-campaigns.e2e';
+
+export interface SendOnceSettings {
+	messages: number;
+	perSecond: number;
+	latencyMs: number;
+	/** The worker is killed once the sandbox has accepted this share of the campaign. */
+	killAt: number;
+}
+
+export const DEFAULT_SEND_ONCE: SendOnceSettings = {
+	messages: 600,
+	perSecond: 50,
+	latencyMs: 20,
+	killAt: 0.4,
+};
+
+/** The messages the sandbox holds for one campaign's recipients, by recipient. */
+async function messagesPerPhone(
+	sandbox: SandboxAdmin,
+	prefix: string,
+): Promise<Map<string, number>> {
+	const counts = new Map<string, number>();
+	for (const message of await sandbox.messages()) {
+		const to = String(message.to);
+		if (to.startsWith(prefix)) counts.set(to, (counts.get(to) ?? 0) + 1);
+	}
+	return counts;
+}
+
+interface Tally {
+	twice: number;
+	nothing: number;
+	messages: number;
+}
+
+function tally(counts: Map<string, number>, expected: number): Tally {
+	const values = [...counts.values()];
+	return {
+		twice: values.filter((count) => count > 1).length,
+		nothing: expected - counts.size,
+		messages: values.reduce((sum, count) => sum + count, 0),
+	};
+}
+
+async function fault(stack: QueueStack, method: 'POST' | 'DELETE', rule?: object) {
+	const response = await fetch(`${stack.sandbox.baseUrl}/__admin/faults`, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: rule ? JSON.stringify(rule) : undefined,
+	});
+	if (!response.ok) throw new Error(`sandbox faults ${method}: ${response.status}`);
+}
+
+async function finished(stack: QueueStack, workflowId: string, count: number) {
+	return await waitFor(`${count} executions to finish`, 300_000, async () => {
+		const executions = await listExecutions(stack.rest, workflowId);
+		return executions.length >= count &&
+			executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status))
+			? executions
+			: undefined;
+	});
+}
+
+async function startCampaign(stack: QueueStack, path: string, campaign: number, count: number) {
+	const response = await fetch(`${stack.webhook.baseUrl}/webhook/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ campaign, count }),
+	});
+	assertEqual(response.status, 200, 'the campaign webhook answer');
+}
+
+async function campaignSetUp(stack: QueueStack, options: Record<string, unknown> = {}) {
+	const path = `send-once-${randomUUID()}`;
+	const workflowId = await stack.rest.createActiveWorkflow(
+		campaignWorkflow(`Send once ${path}`, path, options),
+	);
+	await waitFor('the campaign webhook to be registered', 60_000, async () =>
+		(await (await fetch(`${stack.main.baseUrl}/webhook/${path}`)).text()).includes('POST')
+			? true
+			: undefined,
+	);
+	return { path, workflowId };
+}
+
+/** The campaign row phones are '+9197' + campaign (2 digits) + row (6 digits). */
+const phonePrefix = (campaign: number) => `+9197${String(campaign).padStart(2, '0')}`;
+
+async function skippedIn(stack: QueueStack, executionId: string): Promise<number> {
+	const execution = await readExecution(stack.rest, executionId);
+	return (execution.runData['Send SMS']?.[0]?.data?.main?.[0] ?? []).filter(
+		(item) => item.json.skipped === true,
+	).length;
+}
+
+/** Kills the worker that runs the campaign once the sandbox accepted `killAt` of it, then runs the campaign again. */
+async function killAndRunAgain(
+	stack: QueueStack,
+	sandbox: SandboxAdmin,
+	settings: SendOnceSettings,
+	campaign: number,
+) {
+	const { path, workflowId } = await campaignSetUp(stack, { maxPerSecond: settings.perSecond });
+	const prefix = phonePrefix(campaign);
+	const logs = () => stack.workers.map((worker) => worker.logFile);
+	const before = workerStarts(logs());
+	await startCampaign(stack, path, campaign, settings.messages);
+	const worker = await waitFor('a worker to take the campaign', 60_000, async () => {
+		const index = workerStarts(logs()).findIndex((count, i) => count > before[i]);
+		return index === -1 ? undefined : index;
+	});
+	const acceptedAtKill = await waitFor('the campaign to be part-way', 120_000, async () => {
+		const accepted = (await messagesPerPhone(sandbox, prefix)).size;
+		return accepted >= settings.killAt * settings.messages ? accepted : undefined;
+	});
+	await stack.killWorker(worker);
+	const heldAtKill = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+	await startCampaign(stack, path, campaign, settings.messages);
+	const executions = await waitFor('the re-run to finish', 300_000, async () => {
+		const all = await listExecutions(stack.rest, workflowId);
+		const rerun = all.find((execution) => execution.status === 'success');
+		return rerun ? { rerun, all } : undefined;
+	});
+	const after = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+	return {
+		acceptedAtKill,
+		heldAtKill,
+		after,
+		skipped: await skippedIn(stack, executions.rerun.id),
+	};
+}
+
+function describe(figures: Awaited<ReturnType<typeof killAndRunAgain>>): string {
+	const { acceptedAtKill, heldAtKill, skipped, after } = figures;
+	return `killed at ${acceptedAtKill} accepted (${heldAtKill.messages} held once the worker was dead); the re-run skipped ${skipped}, and the sandbox holds ${after.messages} messages: ${after.twice} recipients twice, ${after.nothing} with nothing`;
+}
+
+/**
+ * A worker SIGKILLed mid-campaign, the campaign run again: nobody gets it twice, nobody gets nothing, against a
+ * provider that honours Idempotency-Key and one that ignores it; and a Retry after an ordinary error part-way.
+ */
+export async function checkQueueSendOnce(
+	stack: QueueStack,
+	sandbox: SandboxAdmin,
+	runner: CheckRunner,
+	settings: SendOnceSettings = DEFAULT_SEND_ONCE,
+): Promise<void> {
+	await sandbox.configure({
+		lifecycle: null,
+		latency: { fixedMs: settings.latencyMs },
+		rateLimit: null,
+	});
+	await runner.check(
+		`a worker SIGKILLed ${settings.killAt * 100} % into a campaign of ${settings.messages} SMS (${settings.perSecond}/s), the campaign run again, the sandbox honouring Idempotency-Key: 0 recipients twice, 0 with nothing`,
+		async () => {
+			await sandbox.configure({ idempotencyKeys: 'honour' });
+			const figures = await killAndRunAgain(stack, sandbox, settings, 61);
+			console.log(`      ${describe(figures)}`);
+			assertEqual(
+				[figures.after.twice, figures.after.nothing],
+				[0, 0],
+				'recipients twice, recipients with nothing',
+			);
+			assert(figures.skipped > 0, 'the re-run skipped what was sent before');
+		},
+	);
+	// Acknowledgements are written in groups every 500 ms: what the provider accepted in the last group, and what
+	// was on the wire, is unknown to n8n when the worker dies, and a provider that ignores keys sends it again.
+	const unwrittenAtMost = Math.ceil(settings.perSecond * 0.5) + 5;
+	await runner.check(
+		`the same, the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only what n8n had not yet recorded when the worker died (≤ ${unwrittenAtMost}: one 500 ms group at ${settings.perSecond}/s and what was in flight)`,
+		async () => {
+			await sandbox.configure({ idempotencyKeys: 'ignore' });
+			const figures = await killAndRunAgain(stack, sandbox, settings, 62);
+			console.log(`      ${describe(figures)}`);
+			assertEqual(figures.after.nothing, 0, 'recipients with nothing');
+			assert(
+				figures.after.twice <= unwrittenAtMost,
+				`${figures.after.twice} recipients got it twice`,
+			);
+			assert(figures.skipped > 0, 'the re-run skipped what was sent before');
+		},
+	);
+	await sandbox.configure({ idempotencyKeys: 'honour' });
+	await runner.check(
+		`a Retry after an ordinary error part-way (a 401 from the sandbox at row ${Math.round(settings.messages / 2)}, then fixed) sends only the rest`,
+		async () => {
+			const campaign = 63;
+			const { path, workflowId } = await campaignSetUp(stack, { maxPerSecond: settings.perSecond });
+			const prefix = phonePrefix(campaign);
+			const failingPhone = `${prefix}${String(Math.round(settings.messages / 2)).padStart(6, '0')}`;
+			await fault(stack, 'POST', {
+				match: { to: failingPhone },
+				action: { status: 401, bodyKind: 'json' },
+			});
+			await startCampaign(stack, path, campaign, settings.messages);
+			const [failed] = await finished(stack, workflowId, 1);
+			assertEqual(failed.status, 'error', 'the first execution');
+			const beforeRetry = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+			await fault(stack, 'DELETE');
+			await stack.rest.post(`/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
+			const all = await finished(stack, workflowId, 2);
+			const retry = all.find((execution) => execution.id !== failed.id)!;
+			const after = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+			const skipped = await skippedIn(stack, retry.id);
+			console.log(
+				`      before the Retry ${beforeRetry.messages} sent; the Retry (${retry.mode}, ${retry.status}) skipped ${skipped} and sent ${after.messages - beforeRetry.messages}: ${after.twice} recipients twice, ${after.nothing} with nothing`,
+			);
+			assertEqual(retry.status, 'success', 'the Retry');
+			assertEqual(
+				[after.twice, after.nothing],
+				[0, 0],
+				'recipients twice, recipients with nothing',
+			);
+			assertEqual(skipped, beforeRetry.messages, 'items skipped by the Retry');
+		},
+	);
+	await sandbox.configure({ latency: null });
+}
