@@ -1,7 +1,7 @@
 /**
  * `npm run test:e2e`: the packed package installed as a community node in a real n8n 2.40.7, the
  * examples executed by n8n's CLI against the sandbox, the delivery-event loop, inbound messages answered, and the
- * editor in Chromium.
+ * editor in Chromium. `MESSAGING_N8N_VERSION` runs it on another n8n: `npm run test:compat` does, with a subset.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +27,7 @@ import { startLocalStack, type LocalStack } from '../lib/local-stack';
 import { SandboxAdmin } from '../lib/sandbox-admin';
 import { ModelDoubleAdmin } from '../model-double/admin';
 import { ensureN8nInstalled } from '../n8n/install';
-import { REPO_ROOT } from '../n8n/paths';
+import { N8N_VERSION, REPO_ROOT } from '../n8n/paths';
 
 const SCREENSHOTS_DIR = path.join(REPO_ROOT, 'docs', 'screenshots');
 
@@ -82,6 +82,7 @@ async function runPhases(phases: E2ePhase[], selected: Set<string>): Promise<voi
 async function main(): Promise<number> {
 	const started = Date.now();
 	await ensureN8nInstalled((line) => console.log(`› ${line}`));
+	console.log(`› n8n ${N8N_VERSION}`);
 
 	// Outside the repository on purpose: Node resolves modules up the directory tree, and the repo's own
 	// node_modules would hide a dependency the installed package fails to bring.
