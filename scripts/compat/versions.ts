@@ -3,7 +3,8 @@ import path from 'node:path';
 
 import { n8nInstallDir } from '../n8n/paths';
 
-export type CompatRole = 'oldest' | 'middle' | 'newest';
+/** `untested` is a version named on the command line, outside the list. */
+export type CompatRole = 'oldest' | 'middle' | 'newest' | 'untested';
 
 export interface CompatVersion {
 	version: string;
@@ -13,12 +14,12 @@ export interface CompatVersion {
 }
 
 /**
- * The tested range (docs/compat.md says why these): the oldest n8n 2.x that installs from the npm registry alone,
- * the one everything else is proven on, and the newest that installs.
+ * The tested range (docs/compat.md says why): 2.40.7, the n8n everything else is proven on, is also the oldest 2.x
+ * found to install from this machine's npm registry (older ones miss packages there or fetch one from outside it);
+ * 2.41.1 is the newest that installs (2.41.3 pins packages the registry does not have).
  */
 export const COMPAT_VERSIONS: CompatVersion[] = [
-	{ version: '2.32.0', role: 'oldest', inCi: true },
-	{ version: '2.40.7', role: 'middle', inCi: false },
+	{ version: '2.40.7', role: 'oldest', inCi: true },
 	{ version: '2.41.1', role: 'newest', inCi: true },
 ];
 
@@ -53,8 +54,8 @@ export function selectedVersions(only = process.env.COMPAT_ONLY): CompatVersion[
 		if (name === 'ci') return COMPAT_VERSIONS.filter((entry) => entry.inCi);
 		const known = COMPAT_VERSIONS.filter((entry) => entry.role === name || entry.version === name);
 		if (known.length) return known;
-		if (/^\d+\.\d+\.\d+$/.test(name)) return [{ version: name, role: 'middle', inCi: false }];
-		throw new Error(`COMPAT_ONLY names "${name}": give oldest, middle, newest, ci or a version`);
+		if (/^\d+\.\d+\.\d+$/.test(name)) return [{ version: name, role: 'untested', inCi: false }];
+		throw new Error(`COMPAT_ONLY names "${name}": give oldest, newest, ci or a version`);
 	});
 	return [...new Map(chosen.map((entry) => [entry.version, entry])).values()];
 }
