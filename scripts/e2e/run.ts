@@ -1,7 +1,7 @@
 /**
  * `npm run test:e2e`: the packed package installed as a community node in a real n8n 2.40.7, the
  * examples executed by n8n's CLI against the sandbox, the delivery-event loop, inbound messages answered, and the
- * editor in Chromium.
+ * editor in Chromium. `MESSAGING_N8N_VERSION` runs it on another n8n: `npm run test:compat` does, with a subset.
  */
 import path from 'node:path';
 

@@ -6,6 +6,7 @@ import { loadExamples } from '../../scripts/lib/examples';
 import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack';
 import { SandboxAdmin } from '../../scripts/lib/sandbox-admin';
 import { ensureN8nInstalled } from '../../scripts/n8n/install';
+import { N8N_VERSION } from '../../scripts/n8n/paths';
 import type { OwnerAccount } from '../../scripts/n8n/rest-client';
 import type { E2eContext } from './context';
 import { CheckRunner } from './harness';
@@ -81,6 +82,7 @@ export async function runInE2eEnvironment(
 	const started = Date.now();
 	const log = (line: string) => console.log(`› ${line}`);
 	await ensureN8nInstalled(log);
+	log(`n8n ${N8N_VERSION}`);
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-nodes-messaging-${options.name}-`));
 	const userFolder = path.join(runDir, 'n8n');
 	log(`Run folder ${runDir}`);
