@@ -6,8 +6,11 @@ export interface BackgroundProcess {
 	/** Resolves when the process has exited, for whatever reason. */
 	readonly exited: Promise<void>;
 	hasExited(): boolean;
-	/** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once the leader has exited. */
-	stop(graceMs: number): Promise<void>;
+	/**
+	 * `signal` (SIGTERM unless told) to the whole group, SIGKILL after `graceMs`; resolves once the leader has
+	 * exited. SIGKILL first stands for a crash: nothing gets to shut down.
+	 */
+	stop(graceMs: number, signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
 const running = new Set<BackgroundProcess>();
@@ -47,9 +50,9 @@ export function spawnInOwnGroup(
 		pid,
 		exited: exitedPromise,
 		hasExited: () => exited,
-		async stop(graceMs: number) {
+		async stop(graceMs: number, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') {
 			if (!exited) {
-				signalGroup(pid, 'SIGTERM');
+				signalGroup(pid, signal);
 				const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
 				await exitedPromise;
 				clearTimeout(timer);

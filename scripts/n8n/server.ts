@@ -9,11 +9,14 @@ import { N8N_BIN, NODE24_BIN } from './paths';
 
 export interface N8nServer {
 	baseUrl: string;
+	/** The n8n process itself (its task runners are its children, in its process group). */
+	pid: number;
 	config: N8nInstanceConfig;
 	logFile: string;
 	/** Resolves when the n8n process has exited, stopped or not. */
 	exited: Promise<void>;
-	stop(): Promise<void>;
+	/** SIGTERM (n8n's graceful shutdown) unless told; SIGKILL stands for a crash. */
+	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
 const STARTUP_TIMEOUT_MS = 120_000;
@@ -41,10 +44,11 @@ export async function startN8nServer(
 	const baseUrl = `http://${LOOPBACK}:${config.port}`;
 	const server: N8nServer = {
 		baseUrl,
+		pid: child.pid,
 		config,
 		logFile,
 		exited: child.exited,
-		stop: () => child.stop(SHUTDOWN_GRACE_MS),
+		stop: (signal) => child.stop(SHUTDOWN_GRACE_MS, signal),
 	};
 	try {
 		await waitForHttpOk(

@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../../scripts/n8n/paths';
 import type { E2eContext } from './context';
 import { EventRecorder } from './event-recorder';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { waitFor } from '../../scripts/n8n/executions';
+import { countExecutions, waitFor } from '../../scripts/n8n/executions';
 
 export interface BurstSettings {
 	events: number;
@@ -261,17 +261,18 @@ export async function createBurstTargets(
  * n8n answers "not registered" for a few seconds after activation, whatever the node (seen for both, under load).
  * A GET tells without starting anything: once the POST webhook is registered, n8n names the POST method instead.
  */
-export async function waitUntilRegistered(target: BurstTarget): Promise<void> {
+export async function waitUntilRegistered(target: { url: string; source: string }): Promise<void> {
 	await waitFor(`the ${target.source} webhook to be registered`, 60_000, async () => {
 		const response = await fetch(target.url);
 		return (await response.text()).includes('POST') ? true : undefined;
 	});
 }
 
-async function unfinishedExecutions(rest: N8nRestClient, workflowId: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['new', 'running'] }));
-	const page = await rest.get<{ count: number }>(`/rest/executions?filter=${filter}`);
-	return page.count;
+export async function unfinishedExecutions(
+	rest: N8nRestClient,
+	workflowId: string,
+): Promise<number> {
+	return await countExecutions(rest, workflowId, ['new', 'running']);
 }
 
 /** Waits until `expected` distinct events of the source ran and no execution of its workflow is left unfinished. */
