@@ -21,8 +21,8 @@ export class MessagingTrigger implements INodeType {
 		name: 'messagingTrigger',
 		icon: { light: 'file:messagingTrigger.svg', dark: 'file:messagingTrigger.dark.svg' },
 		group: ['trigger'],
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: [1, 1.1, 2],
+		defaultVersion: 2,
 		subtitle:
 			'={{ [($parameter["events"] || []).includes("message.inbound") ? "inbound messages" : "", ($parameter["events"] || []).includes("message.status") ? (($parameter["statuses"] || []).length ? $parameter["statuses"].join(", ") : "all statuses") : ""].filter(Boolean).join(" + ") }}',
 		description:

@@ -8,6 +8,13 @@ import {
 	type EventKind,
 } from './events';
 import { DEFAULT_TIMESTAMP_TOLERANCE_SECONDS } from './readVerifiedEvents';
+import {
+	BATCHING_SINCE,
+	DEFAULT_BATCH_MAX_EVENTS,
+	DEFAULT_BATCH_WAIT_MS,
+	MAX_BATCH_EVENTS,
+	MAX_BATCH_WAIT_MS,
+} from './batchSettings';
 
 function eventsSelector(
 	typeVersions: INodeProperties['displayOptions'],
@@ -38,6 +45,30 @@ function eventsSelector(
 }
 
 const statusUpdatesOnly = { show: { events: [STATUS_UPDATE] } };
+const batchingVersions = { '@version': [{ _cnd: { gte: BATCHING_SINCE } }] };
+
+const batchingFields: INodeProperties[] = [
+	{
+		displayName: 'Batch Wait (Ms)',
+		name: 'batchWaitMs',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_BATCH_WAIT_MS },
+		default: DEFAULT_BATCH_WAIT_MS,
+		displayOptions: { show: batchingVersions },
+		description:
+			'Events that arrive within this time of the first go to one execution, one item per event, so a campaign costs a few executions instead of one per event. Each delivery is answered once its execution has started. 0 starts one execution per delivery.',
+	},
+	{
+		displayName: 'Max Events per Execution',
+		name: 'batchMaxEvents',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_BATCH_EVENTS },
+		default: DEFAULT_BATCH_MAX_EVENTS,
+		displayOptions: { show: batchingVersions, hide: { batchWaitMs: [0] } },
+		description:
+			'An execution starts as soon as it holds this many events, without waiting for the rest of Batch Wait',
+	},
+];
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -82,6 +113,7 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Only status updates with these statuses start the workflow. Leave empty for all statuses, including ones the provider adds later.',
 	},
+	...batchingFields,
 	{
 		displayName: 'Options',
 		name: 'options',

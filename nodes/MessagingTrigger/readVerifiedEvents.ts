@@ -23,6 +23,10 @@ export interface Refusal {
 	code: string;
 	message: string;
 	field?: string;
+	/** Sent as `Retry-After`: the delivery was fine, this process cannot take it now. */
+	retryAfterSeconds?: number;
+	/** Turning deliveries away under load is expected, not worth a warning each. */
+	quiet?: boolean;
 }
 
 const VERIFICATION_MESSAGES: Record<VerificationFailure, string> = {

@@ -6,10 +6,14 @@ import {
 } from 'n8n-workflow';
 
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
+import { batchLimitsOf } from './batchSettings';
+import { canHold, joinBatch, type BatchLimits } from './eventBatches';
+import type { MessagingEvent } from './events';
+import { whenAnswered } from './answered';
 import type { EventIdsSave } from './savedEventIds';
 import { warnUnsaved } from './unsavedWarning';
 import { outputItemOf } from './inboundMessages';
-import { readVerifiedEvents, type TriggerOptions } from './readVerifiedEvents';
+import { readVerifiedEvents, type Refusal, type TriggerOptions } from './readVerifiedEvents';
 import { refuse } from './refusal';
 import { eventFiltersOf, triageEvents } from './triage';
 
@@ -19,6 +23,26 @@ export interface DeliverySummary extends IDataObject {
 	duplicates: number;
 	filteredOut: number;
 }
+
+/** Seconds a sender is asked to wait before it sends again what this process could not take or start. */
+export const RETRY_AFTER_SECONDS = 1;
+
+const BUSY: Refusal = {
+	statusCode: 503,
+	code: 'busy',
+	message:
+		'This n8n process holds as many events as it may while their executions start. Send the delivery again after Retry-After.',
+	retryAfterSeconds: RETRY_AFTER_SECONDS,
+	quiet: true,
+};
+
+const NOT_STARTED: Refusal = {
+	statusCode: 503,
+	code: 'execution_not_started',
+	message:
+		'n8n could not start the execution that held this delivery’s events, so none of them ran. Send the delivery again.',
+	retryAfterSeconds: RETRY_AFTER_SECONDS,
+};
 
 /**
  * Production deliveries share the process's memory of this trigger; a test delivery gets a memory of its own,
@@ -49,33 +73,56 @@ function writeEventIds(context: IWebhookFunctions, memory: EventIdMemory): Event
 }
 
 /**
- * n8n answers an accepted delivery only after it has created the execution and saved the static data, and answers
- * 500 when it could not create the execution: then the sender retries, and the retry must not be taken for a
- * duplicate of an event that never ran. After a 2xx, n8n must have serialised the write to save it; when it did
- * not, the workaround above no longer matches this n8n, and retries elsewhere or after a restart may run again.
+ * Hands `events` to n8n as one execution and reports, once n8n has answered, whether it started. n8n answers an
+ * accepted delivery only after it has created the execution and saved the static data, and answers 500 when it
+ * could not create it: then the sender retries, and the retry must not be taken for a duplicate of an event that
+ * never ran. After a 2xx, n8n must have serialised the write to save it; when it did not, the workaround above no
+ * longer matches this n8n, and retries elsewhere or after a restart may run again.
  */
-function settleWhenAnswered(
+function startExecution(
 	context: IWebhookFunctions,
-	memory: EventIdMemory,
-	eventIds: string[],
-	save: EventIdsSave,
-): void {
-	const response = context.getResponseObject();
-	response.once('finish', () => {
-		if (response.statusCode < 200 || response.statusCode > 299) {
-			for (const id of eventIds) memory.release(id);
-			return;
-		}
-		if (!save.serialised && memory.takeUnsavedWarning()) warnUnsaved(context);
+	events: MessagingEvent[],
+	memory: EventIdMemory | undefined,
+	summary: DeliverySummary,
+): { response: IWebhookResponseData; started: Promise<boolean> } {
+	const save = memory ? writeEventIds(context, memory) : undefined;
+	const started = whenAnswered(context.getResponseObject()).then((ok) => {
+		if (!ok) for (const event of events) memory?.release(event.event_id);
+		if (ok && save && !save.serialised && memory?.takeUnsavedWarning()) warnUnsaved(context);
+		return ok;
 	});
+	const items = events.map((event) => ({ json: outputItemOf(event) }));
+	return { response: { webhookResponse: summary, workflowData: [items] }, started };
+}
+
+/** The leader hands the whole batch to n8n; every other delivery of it is answered once that succeeded or failed. */
+async function runInBatch(
+	context: IWebhookFunctions,
+	accepted: MessagingEvent[],
+	memory: EventIdMemory | undefined,
+	summary: DeliverySummary,
+	limits: BatchLimits,
+): Promise<IWebhookResponseData> {
+	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
+	const { batch, leads } = joinBatch(key, accepted, limits);
+	if (!leads) {
+		const outcome = await batch.outcome;
+		return outcome === 'started' ? { webhookResponse: summary } : refuse(context, NOT_STARTED);
+	}
+	const events = await batch.collect();
+	const { response, started } = startExecution(context, events, memory, summary);
+	void started.then((ok) => batch.settle(ok ? 'started' : 'not_started'));
+	return response;
 }
 
 export async function receiveDeliveryEvents(
 	this: IWebhookFunctions,
 ): Promise<IWebhookResponseData> {
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const limits = batchLimitsOf(this);
 	const verified = await readVerifiedEvents(this, options);
 	if ('refusal' in verified) return refuse(this, verified.refusal);
+	if (limits && !canHold(verified.events.length)) return refuse(this, BUSY);
 
 	const filters = eventFiltersOf(this);
 	const memory = (options.dropDuplicateEvents ?? true) ? eventIdMemoryFor(this) : undefined;
@@ -93,17 +140,6 @@ export async function receiveDeliveryEvents(
 		});
 		return { webhookResponse: summary };
 	}
-	if (memory) {
-		const save = writeEventIds(this, memory);
-		settleWhenAnswered(
-			this,
-			memory,
-			accepted.map((event) => event.event_id),
-			save,
-		);
-	}
-	return {
-		webhookResponse: summary,
-		workflowData: [accepted.map((event) => ({ json: outputItemOf(event) }))],
-	};
+	if (limits) return await runInBatch(this, accepted, memory, summary, limits);
+	return startExecution(this, accepted, memory, summary).response;
 }

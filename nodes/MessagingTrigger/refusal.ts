@@ -19,9 +19,10 @@ function respondWithJson(response: JsonResponseTarget, statusCode: number, body:
 
 export function refuse(
 	context: IWebhookFunctions,
-	{ statusCode, code, message, field }: Refusal,
+	{ statusCode, code, message, field, retryAfterSeconds, quiet }: Refusal,
 ): IWebhookResponseData {
-	context.logger.warn(
+	(quiet ? context.logger.debug : context.logger.warn).call(
+		context.logger,
 		`Messaging Trigger refused a delivery with ${statusCode} ${code}: ${message}`,
 		{
 			node: context.getNode().name,
@@ -31,7 +32,9 @@ export function refuse(
 			...(field ? { field } : {}),
 		},
 	);
-	respondWithJson(context.getResponseObject(), statusCode, {
+	const response = context.getResponseObject();
+	if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', retryAfterSeconds);
+	respondWithJson(response, statusCode, {
 		error: { code, message, ...(field ? { field } : {}) },
 	});
 	return { noWebhookResponse: true };

@@ -26,8 +26,8 @@ describe('Messaging Trigger description', () => {
 				name: 'messagingTrigger',
 				group: ['trigger'],
 				inputs: [],
-				version: [1, 1.1],
-				defaultVersion: 1.1,
+				version: [1, 1.1, 2],
+				defaultVersion: 2,
 			}),
 		);
 		expect(description.webhooks).toEqual([
@@ -78,6 +78,24 @@ describe('Messaging Trigger description', () => {
 		expect(loaded(1.1).events).toEqual(['message.inbound', 'message.status']);
 		expect(loaded(1).events).toEqual(['message.status']);
 		expect(loaded(1, { events: ['message.inbound'] }).events).toEqual(['message.inbound']);
+	});
+
+	it('gives a new trigger (2) batching beside the event selection, and keeps triggers saved before it one execution per delivery', () => {
+		expect(loaded(2)).toEqual(
+			expect.objectContaining({
+				events: ['message.inbound', 'message.status'],
+				batchWaitMs: 3000,
+				batchMaxEvents: 100,
+			}),
+		);
+		const names = description.properties.map((property) => property.name);
+		expect(names.indexOf('batchWaitMs')).toBeGreaterThan(names.lastIndexOf('statuses'));
+		expect(names.indexOf('batchWaitMs')).toBeLessThan(names.indexOf('options'));
+		for (const saved of [1, 1.1]) {
+			expect(loaded(saved)).not.toHaveProperty('batchWaitMs');
+			expect(loaded(saved)).not.toHaveProperty('batchMaxEvents');
+		}
+		expect(loaded(2, { batchWaitMs: 0 })).not.toHaveProperty('batchMaxEvents');
 	});
 
 	it('offers Inbound Messages and Status Updates, alphabetically, as a required choice in both versions', () => {

@@ -51,7 +51,7 @@ export const WEBHOOK_ID = TRIGGER_WEBHOOK_ID;
 export const triggerType = messagingTriggerType;
 
 /** The version a trigger added in the editor today gets. */
-export const CURRENT_TRIGGER_VERSION = 1.1;
+export const CURRENT_TRIGGER_VERSION = 2;
 
 /**
  * A trigger node as n8n loads it: parameters completed with the defaults of its version. Version 1 by default, as

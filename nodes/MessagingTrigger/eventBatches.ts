@@ -1,0 +1,127 @@
+import { sleep } from 'n8n-workflow';
+
+import type { MessagingEvent } from './events';
+
+export interface BatchLimits {
+	/** How long a batch stays open after its first delivery. */
+	waitMs: number;
+	/** A batch closes as soon as it holds this many events. */
+	maxEvents: number;
+}
+
+/**
+ * A batch also closes when no delivery joined it for a tenth of its wait (50 ms at least): a sender whose
+ * open requests are all held in the batch cannot send more until it is answered, so waiting longer only adds latency.
+ */
+export const QUIET_SHARE_OF_WAIT = 0.1;
+export const MIN_QUIET_MS = 50;
+
+export type BatchOutcome = 'started' | 'not_started';
+
+/**
+ * Deliveries to one trigger in one process, held until n8n has created the execution that carries their events.
+ * The first delivery leads: it waits for the batch to close and hands every event to n8n; the others wait for
+ * the outcome, so each is answered 2xx only once the execution exists.
+ */
+export class EventBatch {
+	private readonly deliveries: MessagingEvent[][] = [];
+	private events = 0;
+	private open = true;
+	private readonly openedAt = Date.now();
+	private lastJoinAt = this.openedAt;
+	private wakeLeader: () => void = () => undefined;
+	private readonly woken = new Promise<void>((resolve) => (this.wakeLeader = resolve));
+	private settleOutcome: (outcome: BatchOutcome) => void = () => undefined;
+	readonly outcome = new Promise<BatchOutcome>((resolve) => (this.settleOutcome = resolve));
+
+	constructor(private readonly limits: BatchLimits) {}
+
+	get isOpen(): boolean {
+		return this.open;
+	}
+
+	get eventCount(): number {
+		return this.events;
+	}
+
+	/** A delivery that would push a non-empty batch past its maximum goes to the next batch instead. */
+	hasRoomFor(eventCount: number): boolean {
+		return this.events === 0 || this.events + eventCount <= this.limits.maxEvents;
+	}
+
+	add(events: MessagingEvent[]): void {
+		this.deliveries.push(events);
+		this.events += events.length;
+		this.lastJoinAt = Date.now();
+		if (this.events >= this.limits.maxEvents) this.close();
+	}
+
+	close(): void {
+		this.open = false;
+		this.wakeLeader();
+	}
+
+	/** The leader's wait: until full, the wait is over, or the batch went quiet. Returns every event, in arrival order. */
+	async collect(): Promise<MessagingEvent[]> {
+		const quietMs = Math.max(MIN_QUIET_MS, this.limits.waitMs * QUIET_SHARE_OF_WAIT);
+		while (this.open) {
+			const deadline = Math.min(this.openedAt + this.limits.waitMs, this.lastJoinAt + quietMs);
+			const left = deadline - Date.now();
+			if (left <= 0) break;
+			await Promise.race([sleep(left), this.woken]);
+		}
+		this.open = false;
+		return this.deliveries.flat();
+	}
+
+	settle(outcome: BatchOutcome): void {
+		this.settleOutcome(outcome);
+	}
+}
+
+/**
+ * What one process holds at once, over all its triggers: every held delivery is an open connection, and its events
+ * sit in memory until n8n has the execution. Past either cap, deliveries are turned away before anything is claimed.
+ */
+export const MAX_HELD_EVENTS = 10_000;
+export const MAX_HELD_DELIVERIES = 1_000;
+
+const openBatches = new Map<string, EventBatch>();
+const held = { events: 0, deliveries: 0 };
+
+export function canHold(eventCount: number): boolean {
+	return held.events + eventCount <= MAX_HELD_EVENTS && held.deliveries < MAX_HELD_DELIVERIES;
+}
+
+export function heldNow(): { events: number; deliveries: number } {
+	return { ...held };
+}
+
+export interface JoinedBatch {
+	batch: EventBatch;
+	/** The first delivery of the batch: it waits for the batch to close and hands the events to n8n. */
+	leads: boolean;
+}
+
+/** Adds one delivery's events to its trigger's open batch, or opens one. `key` names the workflow and trigger node. */
+export function joinBatch(key: string, events: MessagingEvent[], limits: BatchLimits): JoinedBatch {
+	let batch = openBatches.get(key);
+	if (batch?.isOpen && !batch.hasRoomFor(events.length)) batch.close();
+	const leads = !batch?.isOpen;
+	if (!batch || leads) {
+		const opened = new EventBatch(limits);
+		openBatches.set(key, opened);
+		void opened.outcome.then(() => {
+			if (openBatches.get(key) === opened) openBatches.delete(key);
+		});
+		batch = opened;
+	}
+	batch.add(events);
+	held.events += events.length;
+	held.deliveries++;
+	void batch.outcome.then(() => {
+		held.events -= events.length;
+		held.deliveries--;
+	});
+	return { batch, leads };
+}
