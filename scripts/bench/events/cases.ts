@@ -2,17 +2,14 @@ import type { Load } from './measureCase';
 import type { EntryKind } from './workflows';
 
 /**
- * The provider's open requests. A batch can never hold more deliveries than the sender has open, and answering
- * waits for the batch's execution: at a campaign's 300 events/s and up to a second's wait, Little's law asks
- * ~300 in flight for a batch to reach the default 100 events. 200 is what a provider delivering a campaign's
- * events as they happen keeps open (one with 20 would cap every batch at 20).
+ * The provider's open requests. A batch can never hold more deliveries than the sender has open (each is answered
+ * only once the batch's execution exists): one with 20 open caps every batch at 20. 200 lets a batch reach the
+ * trigger's default 100 events while the next one fills as the last is handed to n8n.
  */
 export const OPEN_REQUESTS = 200;
 /** 10,000 messages sent at 100/s, each `sent`, `delivered` and `read`: ~300 status events a second for ~100 s. */
 export const CAMPAIGN_EVENTS = 30_000;
 export const CAMPAIGN_EVENTS_PER_SECOND = 300;
-/** The trigger's default `batchWaitMs`: the p99 answer target is this plus a second. */
-export const DEFAULT_BATCH_WAIT_MS = 1_000;
 
 export interface Setting {
 	key: 'defaults' | 'lazy';

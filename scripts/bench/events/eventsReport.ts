@@ -1,7 +1,7 @@
 import { formatNumber, type ScenarioReport, type TargetCheck } from '../report';
+import { DEFAULT_BATCH_WAIT_MS } from '../../../nodes/MessagingTrigger/batchSettings';
 import {
 	CASES,
-	DEFAULT_BATCH_WAIT_MS,
 	OPEN_REQUESTS,
 	CAMPAIGN_EVENTS_PER_SECOND,
 	SETTINGS,
