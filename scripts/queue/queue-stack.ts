@@ -37,6 +37,10 @@ export interface QueueStackOptions {
 	workers: number;
 	workerConcurrency: number;
 	fixturePackages?: string[];
+	/** Webhook processes (1 unless told): a load balancer in front spreads deliveries over them. */
+	webhookProcesses?: number;
+	/** n8n settings for every process, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (N8N_* is not inherited from the shell). */
+	n8nEnv?: NodeJS.ProcessEnv;
 	/** Ports for the main, e.g. 5678 for `npm run start:queue`; free ports otherwise. */
 	mainPort?: number;
 	log: (line: string) => void;
@@ -54,12 +58,16 @@ export interface QueueStack {
 	modelDouble: ModelDouble;
 	services: QueueServices;
 	main: N8nServer;
+	/** The first webhook process. */
 	webhook: N8nServer;
+	webhooks: N8nServer[];
 	workers: N8nServer[];
 	rest: N8nRestClient;
 	cli: N8nCliTarget;
 	/** Stops every n8n process and starts them again on the same ports (the database and queue stay up). */
 	restartN8n(): Promise<void>;
+	/** Stops one webhook process (SIGKILL stands for a crash) and starts it again on its port. */
+	restartWebhook(index: number, signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -75,10 +83,11 @@ async function startRole(
 	base: N8nInstanceConfig,
 	role: N8nProcessRole,
 	port: number,
-	workerConcurrency: number,
+	options: Pick<QueueStackOptions, 'workerConcurrency' | 'n8nEnv'>,
 ): Promise<N8nServer> {
-	const args = role === 'worker' ? [`--concurrency=${workerConcurrency}`] : [];
-	return await startN8nServer({ ...base, port, brokerPort: await findFreePort() }, {}, role, args);
+	const args = role === 'worker' ? [`--concurrency=${options.workerConcurrency}`] : [];
+	const config = { ...base, port, brokerPort: await findFreePort() };
+	return await startN8nServer(config, options.n8nEnv ?? {}, role, args);
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
@@ -98,7 +107,9 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	);
 	const ports = {
 		main: options.mainPort ?? (await findFreePort()),
-		webhook: await findFreePort(),
+		webhooks: await Promise.all(
+			Array.from({ length: options.webhookProcesses ?? 1 }, findFreePort),
+		),
 		workers: await Promise.all(Array.from({ length: options.workers }, findFreePort)),
 	};
 	const base = { userFolder: options.userFolder, port: ports.main, brokerPort: 0, queue };
@@ -111,10 +122,10 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		processes = [];
 	};
 	const startN8n = async () => {
-		processes.push(await startRole(base, 'start', ports.main, options.workerConcurrency));
+		processes.push(await startRole(base, 'start', ports.main, options));
 		const others = await Promise.all([
-			startRole(base, 'webhook', ports.webhook, options.workerConcurrency),
-			...ports.workers.map((port) => startRole(base, 'worker', port, options.workerConcurrency)),
+			...ports.webhooks.map((port) => startRole(base, 'webhook', port, options)),
+			...ports.workers.map((port) => startRole(base, 'worker', port, options)),
 		]);
 		processes.push(...others);
 	};
@@ -155,8 +166,15 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			get webhook() {
 				return processes[1];
 			},
+			get webhooks() {
+				return processes.slice(1, 1 + ports.webhooks.length);
+			},
 			get workers() {
-				return processes.slice(2);
+				return processes.slice(1 + ports.webhooks.length);
+			},
+			async restartWebhook(index, signal) {
+				await processes[1 + index].stop(signal);
+				processes[1 + index] = await startRole(base, 'webhook', ports.webhooks[index], options);
 			},
 			async restartN8n() {
 				await stopN8n();

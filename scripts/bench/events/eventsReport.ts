@@ -10,6 +10,7 @@ import {
 } from './cases';
 import type { KillFigures } from './killMidBurst';
 import type { CaseFigures } from './measureCase';
+import type { QueueFigures } from './queueMode';
 
 export interface SettingFigures {
 	setting: Setting;
@@ -79,7 +80,7 @@ function killTable(kills: KillFigures[]) {
 			'Answers (every attempt)',
 		],
 		rows: kills.map((kill) => [
-			kill.signal,
+			kill.what,
 			`${formatNumber(kill.load.events)} (${kill.load.perPost}/POST, ${kill.load.eventsPerSecond ?? '∞'}/s offered)`,
 			`${formatNumber(kill.downSeconds, 1)} s`,
 			formatNumber(kill.executions),
@@ -87,6 +88,57 @@ function killTable(kills: KillFigures[]) {
 			kill.answers,
 		]),
 	};
+}
+
+function queueTable(queue: QueueFigures) {
+	const row = (label: string, figure: CaseFigures) => [
+		label,
+		`${formatNumber(figure.load.events)} (${figure.load.perPost}/POST)`,
+		rate(figure.eventsPerSecond),
+		formatNumber(figure.executions),
+		ms(figure.p99AnswerMs),
+		`${figure.lost} / ${figure.runTwice}${figure.notAccepted ? ` (${figure.notAccepted} never accepted)` : ''}`,
+		figure.answers,
+	];
+	return {
+		caption:
+			'queue mode, lazy acquire, trigger batching (main, webhook processes, one worker, Postgres, Redis)',
+		header: [
+			'Case',
+			'Events sent',
+			'Events run/s',
+			'Executions',
+			'p99 answer',
+			'Lost / run twice',
+			'Answers (every attempt)',
+		],
+		rows: [
+			row('one webhook process', queue.oneWebhook),
+			row('two webhook processes', queue.twoWebhooks),
+			row(
+				`two, one killed (SIGKILL) mid-burst, away ${formatNumber(queue.kill.downSeconds, 1)} s`,
+				queue.kill,
+			),
+		],
+	};
+}
+
+function queueTargets(queue: QueueFigures): TargetCheck[] {
+	const gain = queue.twoWebhooks.eventsPerSecond / queue.oneWebhook.eventsPerSecond;
+	return [
+		check(
+			'Events, queue mode: a second webhook process adds throughput',
+			`${formatNumber(gain, 2)} × (${rate(queue.twoWebhooks.eventsPerSecond)} vs ${rate(queue.oneWebhook.eventsPerSecond)}/s)`,
+			gain > 1,
+		),
+		...[queue.oneWebhook, queue.twoWebhooks].map((figure, index) =>
+			check(
+				`Events, queue mode: 0 lost, 0 run twice, ${index + 1} webhook process${index ? 'es' : ''}`,
+				`${figure.lost} lost, ${figure.runTwice} run twice, ${figure.notAccepted} never accepted`,
+				figure.lost + figure.runTwice + figure.notAccepted === 0,
+			),
+		),
+	];
 }
 
 function check(target: string, measured: string, holds: boolean): TargetCheck {
@@ -171,7 +223,12 @@ function sum(figures: CaseFigures[], field: 'lost' | 'runTwice' | 'notAccepted')
 	return figures.reduce((total, figure) => total + figure[field], 0);
 }
 
-export function eventsReport(settings: SettingFigures[], kills: KillFigures[]): ScenarioReport {
+export function eventsReport(
+	settings: SettingFigures[],
+	kills: KillFigures[],
+	queue?: QueueFigures,
+): ScenarioReport {
+	const allKills = queue ? [...kills, queue.kill] : kills;
 	return {
 		title: 'Delivery events in n8n',
 		setup:
@@ -182,12 +239,17 @@ export function eventsReport(settings: SettingFigures[], kills: KillFigures[]): 
 			label: `n8n's peak RSS, ${figures.setting.label}`,
 			value: `${formatNumber(figures.peakRssMb)} MB`,
 		})),
-		tables: [...settings.map(settingTable), ...(kills.length > 0 ? [killTable(kills)] : [])],
+		tables: [
+			...settings.map(settingTable),
+			...(kills.length > 0 ? [killTable(kills)] : []),
+			...(queue ? [queueTable(queue)] : []),
+		],
 		targets: [
 			...settings.flatMap(settingTargets),
-			...kills.map((kill) =>
+			...(queue ? queueTargets(queue) : []),
+			...allKills.map((kill) =>
 				check(
-					`Events: 0 lost, 0 run twice, n8n stopped mid-burst by ${kill.signal}`,
+					`Events: 0 lost, 0 run twice, ${kill.what} mid-burst`,
 					`${kill.lost} lost, ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
 					kill.lost + kill.runTwice + kill.notAccepted === 0,
 				),

@@ -103,15 +103,23 @@ export async function measureCase(
 	target: EventTarget,
 	load: Load,
 	tag: string,
-	/** Something done to n8n during the burst (a kill and restart): awaited before the runs are counted. */
-	options: { whileSending?: Promise<void> } = {},
+	options: {
+		/** Something done to n8n during the burst (a kill and restart): awaited before the runs are counted. */
+		whileSending?: Promise<void>;
+		/** The origins a load balancer spreads the attempts over, in turn (queue mode's webhook processes). */
+		origins?: string[];
+	} = {},
 ): Promise<CaseFigures> {
 	// Handled now, awaited below: a failure must not surface as an unhandled rejection meanwhile.
 	options.whileSending?.catch(() => undefined);
 	const deliveries = campaignDeliveries(tag, load.events, load.perPost);
 	const executionsBefore = await countExecutions(rest, target.workflowId);
+	let attempt = 0;
+	const urls = (options.origins ?? [new URL(target.url).origin]).map((origin) =>
+		urlAt(target, origin),
+	);
 	const sent = await sendAll({
-		url: () => target.url,
+		url: () => urls[attempt++ % urls.length],
 		deliveries,
 		openRequests: load.openRequests,
 		eventsPerSecond: load.eventsPerSecond,
@@ -141,6 +149,11 @@ export async function measureCase(
 		notAccepted: load.events - acceptedEvents.size,
 		answers: describeAnswers(sent.answers),
 	};
+}
+
+/** The target's webhook at another n8n process (queue mode: a webhook process, not the main). */
+export function urlAt(target: EventTarget, origin: string): string {
+	return `${origin}${new URL(target.url).pathname}`;
 }
 
 /** n8n's peak resident memory since it started (the kernel's high-water mark), in MB. */

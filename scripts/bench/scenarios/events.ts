@@ -21,6 +21,7 @@ import {
 import { eventsReport, type SettingFigures } from '../events/eventsReport';
 import { killMidBurst, type KillFigures } from '../events/killMidBurst';
 import { measureCase, peakRssMb, type CaseFigures } from '../events/measureCase';
+import { measureQueueMode } from '../events/queueMode';
 import { createEventTarget, type EntryKind, type EventTarget } from '../events/workflows';
 
 const FLOOR_TRIGGER_PACKAGE_DIR = path.resolve(
@@ -119,12 +120,16 @@ async function measureKills(
 		eventsPerSecond: CAMPAIGN_EVENTS_PER_SECOND,
 	};
 	for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+		const restart = async () => {
+			await stack.restartN8n({ signal });
+			await waitUntilRegistered(target);
+		};
 		const figure = await killMidBurst(
-			stack,
+			stack.rest,
 			recorder,
 			target,
 			load,
-			signal,
+			{ what: `n8n ${signal}`, restart },
 			`${stamp}-kill-${signal}`,
 		);
 		kills.push(figure);
@@ -135,16 +140,12 @@ async function measureKills(
 	return kills;
 }
 
-/**
- * Delivery events into a real n8n 2.40.7 with the packed package: the batching trigger, the trigger per event, n8n's
- * Webhook node and n8n's floor for a community trigger, side by side under each n8n setting; then n8n killed
- * mid-burst. One repetition: each case is long enough on its own, and the whole takes ~15 minutes.
- */
-export async function measureEvents(sandbox: BenchSandbox): Promise<ScenarioReport> {
-	await ensureN8nInstalled((line) => process.stderr.write(`  ${line}\n`));
+async function measureOneProcess(
+	sandbox: BenchSandbox,
+	recorder: EventRecorder,
+	stamp: string,
+): Promise<{ settings: SettingFigures[]; kills: KillFigures[] }> {
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-bench-events-'));
-	const recorder = new EventRecorder();
-	await recorder.start();
 	let stack: LocalStack | undefined;
 	try {
 		stack = await startLocalStack({
@@ -158,16 +159,45 @@ export async function measureEvents(sandbox: BenchSandbox): Promise<ScenarioRepo
 			n8nEnv: SETTINGS[0].env,
 			log,
 		});
-		const stamp = Date.now().toString(36);
 		const targets = await createTargets(stack, recorder);
 		const settings = await measureSettings(stack, recorder, targets, stamp);
 		const kills = await measureKills(stack, recorder, targets.batching, stamp);
 		await stack.stop();
 		fs.rmSync(runDir, { recursive: true, force: true });
-		return eventsReport(settings, kills);
+		return { settings, kills };
 	} catch (error) {
 		await stack?.stop();
 		throw new Error(`${(error as Error).message}\nn8n's log and data kept in ${runDir}`);
+	}
+}
+
+/** BENCH_EVENTS_PARTS=queue runs one part while investigating; both by default. */
+function selectedParts(): Set<string> {
+	const parts = (process.env.BENCH_EVENTS_PARTS ?? 'one-process,queue').split(',');
+	const unknown = parts.filter((part) => !['one-process', 'queue'].includes(part));
+	if (unknown.length > 0) throw new Error(`Unknown BENCH_EVENTS_PARTS ${unknown.join(', ')}`);
+	return new Set(parts);
+}
+
+/**
+ * Delivery events into a real n8n 2.40.7 with the packed package: the batching trigger, the trigger per event, n8n's
+ * Webhook node and n8n's floor for a community trigger, side by side under each n8n setting; n8n killed mid-burst;
+ * then queue mode. One repetition: each case is long enough on its own.
+ */
+export async function measureEvents(sandbox: BenchSandbox): Promise<ScenarioReport> {
+	await ensureN8nInstalled((line) => process.stderr.write(`  ${line}\n`));
+	const parts = selectedParts();
+	const stamp = Date.now().toString(36);
+	const recorder = new EventRecorder();
+	await recorder.start();
+	try {
+		const { settings, kills } = parts.has('one-process')
+			? await measureOneProcess(sandbox, recorder, stamp)
+			: { settings: [], kills: [] };
+		const queue = parts.has('queue')
+			? await measureQueueMode(recorder, OWNER, stamp, log)
+			: undefined;
+		return eventsReport(settings, kills, queue);
 	} finally {
 		await recorder.stop();
 	}
