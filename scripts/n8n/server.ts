@@ -19,7 +19,8 @@ export interface N8nServer {
 	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
-const STARTUP_TIMEOUT_MS = 120_000;
+// A loaded 2-core machine (other n8n processes, builds) was seen taking 83 s and then more than 120 s.
+const STARTUP_TIMEOUT_MS = 300_000;
 const SHUTDOWN_GRACE_MS = 20_000;
 
 /** `start` is the main (editor, API, webhooks); in queue mode `worker` runs executions and `webhook` only takes webhooks. */

@@ -81,7 +81,8 @@ export async function measureQueueMode(
 	log: (line: string) => void,
 ): Promise<QueueFigures> {
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-bench-queue-'));
-	const servicesDir = path.join(CACHE_DIR, 'queue-bench', path.basename(runDir));
+	// Short: PostgreSQL's socket path below it must stay within 107 bytes.
+	const servicesDir = path.join(CACHE_DIR, `qb-${stamp}`);
 	let stack: QueueStack | undefined;
 	try {
 		stack = await startQueueStack({

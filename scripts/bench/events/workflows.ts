@@ -7,7 +7,7 @@ import type { EventRecorder } from '../../../test/e2e/event-recorder';
 
 /** The trigger's current version: the bench measures what a trigger created today gets. */
 export const TRIGGER_TYPE_VERSION = 2;
-const FLOOR_TRIGGER_NODE_TYPE = 'n8n-nodes-floor-trigger-yardstick.floorTrigger';
+const FLOOR_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.floorTrigger';
 
 /** What receives the events: the trigger batching (its defaults) or not, n8n's Webhook node, the floor. */
 export type EntryKind = 'batching' | 'perEvent' | 'webhook' | 'floor';

@@ -6,7 +6,7 @@ import { startLocalStack, type LocalStack } from '../../lib/local-stack';
 import { ensureN8nInstalled } from '../../n8n/install';
 import { CACHE_DIR } from '../../n8n/paths';
 import { EventRecorder } from '../../../test/e2e/event-recorder';
-import { waitUntilRegistered } from '../../../test/e2e/trigger-burst.e2e';
+import { BARE_TRIGGER_PACKAGE_DIR, waitUntilRegistered } from '../../../test/e2e/trigger-burst.e2e';
 import type { BenchSandbox } from '../benchSandbox';
 import type { ScenarioReport } from '../report';
 import {
@@ -24,12 +24,6 @@ import { measureCase, peakRssMb, type CaseFigures } from '../events/measureCase'
 import { measureQueueMode } from '../events/queueMode';
 import { createEventTarget, type EntryKind, type EventTarget } from '../events/workflows';
 
-const FLOOR_TRIGGER_PACKAGE_DIR = path.resolve(
-	__dirname,
-	'..',
-	'fixtures',
-	'floor-trigger-package',
-);
 const OWNER = {
 	email: 'bench@example.com',
 	password: 'Bench-events-2026',
@@ -155,7 +149,7 @@ async function measureOneProcess(
 			examples: [],
 			owner: OWNER,
 			provider: { baseUrl: sandbox.url, apiKey: sandbox.apiKey },
-			fixturePackages: [FLOOR_TRIGGER_PACKAGE_DIR],
+			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
 			n8nEnv: SETTINGS[0].env,
 			log,
 		});
