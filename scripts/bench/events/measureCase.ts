@@ -20,9 +20,12 @@ export interface Load {
 export interface CaseFigures {
 	kind: EventTarget['kind'];
 	load: Load;
-	/** Events run per second: distinct events run over the time from the first delivery to the last run. */
+	/**
+	 * Events run per second: distinct events run over the time from the first delivery to the last run. For the
+	 * floor (nothing runs): events answered 2xx per second.
+	 */
 	eventsPerSecond: number;
-	/** For the floor (nothing runs): events answered 2xx per second. */
+	/** New executions of the target's workflow in n8n's execution list. */
 	executions: number;
 	eventsRun: number;
 	p99AnswerMs: number;
