@@ -76,7 +76,7 @@ async function measureSettings(
 	stamp: string,
 ): Promise<SettingFigures[]> {
 	const measured: SettingFigures[] = [];
-	for (const [index, setting] of SETTINGS.entries()) {
+	for (const [index, setting] of selectedSettings().entries()) {
 		if (index > 0) {
 			await stack.restartN8n({ n8nEnv: setting.env });
 			for (const target of Object.values(targets)) await waitUntilRegistered(target);
@@ -150,7 +150,7 @@ async function measureOneProcess(
 			owner: OWNER,
 			provider: { baseUrl: sandbox.url, apiKey: sandbox.apiKey },
 			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
-			n8nEnv: SETTINGS[0].env,
+			n8nEnv: selectedSettings()[0].env,
 			log,
 		});
 		const targets = await createTargets(stack, recorder);
@@ -163,6 +163,14 @@ async function measureOneProcess(
 		await stack?.stop();
 		throw new Error(`${(error as Error).message}\nn8n's log and data kept in ${runDir}`);
 	}
+}
+
+/** BENCH_EVENTS_SETTINGS=lazy measures one n8n setting while investigating; both by default. */
+function selectedSettings(): typeof SETTINGS {
+	const keys = (process.env.BENCH_EVENTS_SETTINGS ?? 'defaults,lazy').split(',');
+	const chosen = SETTINGS.filter((setting) => keys.includes(setting.key));
+	if (chosen.length === 0) throw new Error('BENCH_EVENTS_SETTINGS: choose from defaults, lazy');
+	return chosen;
 }
 
 /** BENCH_EVENTS_PARTS=queue runs one part while investigating; both by default. */
