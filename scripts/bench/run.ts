@@ -8,6 +8,7 @@ import { startBenchSandbox } from './benchSandbox';
 import type { BenchSandbox } from './benchSandbox';
 import { renderReport } from './report';
 import type { ScenarioReport } from './report';
+import { measureEvents } from './scenarios/events';
 import { measureInN8n } from './scenarios/inN8n';
 import { measureOverhead } from './scenarios/overhead';
 import { measureOverload } from './scenarios/overload';
@@ -26,8 +27,9 @@ const SCENARIOS: Record<
 	scale: measureScale,
 	'in-n8n': measureInN8n,
 	'send-once': measureSendOnce,
+	events: measureEvents,
 };
-const WHOLE_RUN_LIMIT_MS = 50 * 60_000;
+const WHOLE_RUN_LIMIT_MS = 75 * 60_000;
 
 function loadAverage(): string {
 	return os

@@ -33,7 +33,16 @@ export interface LocalStackOptions {
 	provider?: { baseUrl: string; apiKey: string };
 	/** Test fixture packages (folders) installed beside ours, e.g. the burst check's yardstick trigger. */
 	fixturePackages?: string[];
+	/** n8n settings for this stack, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (N8N_* is not inherited from the shell). */
+	n8nEnv?: NodeJS.ProcessEnv;
 	log: (line: string) => void;
+}
+
+export interface RestartOptions {
+	/** SIGTERM (graceful) unless told; SIGKILL stands for a crash. */
+	signal?: 'SIGTERM' | 'SIGKILL';
+	/** Replaces the stack's n8n settings from this start on. */
+	n8nEnv?: NodeJS.ProcessEnv;
 }
 
 /** The sandbox (unless a real provider is given) and an n8n with the packed package, examples imported and active. */
@@ -46,7 +55,7 @@ export interface LocalStack {
 	rest: N8nRestClient;
 	cli: N8nCliTarget;
 	/** Stops n8n and starts it again on the same port and database, as an operator restarting it would. */
-	restartN8n(): Promise<void>;
+	restartN8n(options?: RestartOptions): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -103,16 +112,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 			port: n8nPort,
 			brokerPort: await findFreePort(),
 		};
-		n8n = await startN8nServer(n8nConfig);
+		let n8nEnv = options.n8nEnv ?? {};
+		n8n = await startN8nServer(n8nConfig, n8nEnv);
 		const rest = new N8nRestClient(n8n.baseUrl);
 		await rest.setupOwnerOrLogin(options.owner);
 		const activated = await activateTriggerExamples(rest, options.examples);
 		options.log(
 			`n8n ${n8n.baseUrl} running${activated.length ? `, active: ${activated.join(', ')}` : ''} (${seconds()})`,
 		);
-		const restartN8n = async () => {
-			await n8n?.stop();
-			n8n = await startN8nServer(n8nConfig);
+		const restartN8n = async (restart: RestartOptions = {}) => {
+			await n8n?.stop(restart.signal);
+			n8nEnv = restart.n8nEnv ?? n8nEnv;
+			n8n = await startN8nServer(n8nConfig, n8nEnv);
 			stack.n8n = n8n;
 			await rest.setupOwnerOrLogin(options.owner);
 		};

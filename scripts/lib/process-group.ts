@@ -8,8 +8,11 @@ export interface BackgroundProcess {
 	/** Resolves when the process has exited, for whatever reason. */
 	readonly exited: Promise<void>;
 	hasExited(): boolean;
-	/** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once the leader has exited. */
-	stop(graceMs: number): Promise<void>;
+	/**
+	 * `signal` (SIGTERM unless told) to the whole group, SIGKILL after `graceMs`; resolves once the leader has
+	 * exited. SIGKILL first stands for a crash: nothing gets to shut down.
+	 */
+	stop(graceMs: number, signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 	/** SIGKILL to the whole group at once, as an OOM kill or a node reboot would; resolves once it has exited. */
 	kill(): Promise<void>;
 }
@@ -56,9 +59,9 @@ export function spawnInOwnGroup(
 			await exitedPromise;
 			running.delete(handle);
 		},
-		async stop(graceMs: number) {
+		async stop(graceMs: number, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') {
 			if (!exited) {
-				signalGroup(pid, 'SIGTERM');
+				signalGroup(pid, signal);
 				const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
 				await exitedPromise;
 				clearTimeout(timer);

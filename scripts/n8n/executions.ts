@@ -34,6 +34,19 @@ export async function listExecutions(
 	return page.results;
 }
 
+/** How many executions of the workflow n8n holds, of the given statuses or of any. */
+export async function countExecutions(
+	rest: N8nRestClient,
+	workflowId: string,
+	statuses?: string[],
+): Promise<number> {
+	const filter = encodeURIComponent(
+		JSON.stringify(statuses ? { workflowId, status: statuses } : { workflowId }),
+	);
+	const page = await rest.get<{ count: number }>(`/rest/executions?filter=${filter}`);
+	return page.count;
+}
+
 export async function readExecution(rest: N8nRestClient, id: string): Promise<StoredExecution> {
 	const stored = await rest.get<ExecutionSummary & { data: string }>(`/rest/executions/${id}`);
 	const data = flatted.parse(stored.data) as {

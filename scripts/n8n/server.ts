@@ -9,16 +9,20 @@ import { N8N_BIN, NODE24_BIN } from './paths';
 
 export interface N8nServer {
 	baseUrl: string;
+	/** The n8n process itself (its task runners are its children, in its process group). */
+	pid: number;
 	config: N8nInstanceConfig;
 	logFile: string;
 	/** Resolves when the n8n process has exited, stopped or not. */
 	exited: Promise<void>;
-	stop(): Promise<void>;
+	/** SIGTERM (n8n's graceful shutdown) unless told; SIGKILL stands for a crash. */
+	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 	/** SIGKILL, no grace: a dead worker. */
 	kill(): Promise<void>;
 }
 
-const STARTUP_TIMEOUT_MS = 120_000;
+// A loaded 2-core machine (other n8n processes, builds) was seen taking 83 s and then more than 120 s.
+const STARTUP_TIMEOUT_MS = 300_000;
 const SHUTDOWN_GRACE_MS = 20_000;
 
 /** `start` is the main (editor, API, webhooks); in queue mode `worker` runs executions and `webhook` only takes webhooks. */
@@ -43,10 +47,11 @@ export async function startN8nServer(
 	const baseUrl = `http://${LOOPBACK}:${config.port}`;
 	const server: N8nServer = {
 		baseUrl,
+		pid: child.pid,
 		config,
 		logFile,
 		exited: child.exited,
-		stop: () => child.stop(SHUTDOWN_GRACE_MS),
+		stop: (signal) => child.stop(SHUTDOWN_GRACE_MS, signal),
 		kill: () => child.kill(),
 	};
 	try {

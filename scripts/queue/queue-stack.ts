@@ -37,6 +37,10 @@ export interface QueueStackOptions {
 	workers: number;
 	workerConcurrency: number;
 	fixturePackages?: string[];
+	/** Webhook processes (1 unless told): a load balancer in front spreads deliveries over them. */
+	webhookProcesses?: number;
+	/** n8n settings for every process, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (N8N_* is not inherited from the shell). */
+	n8nEnv?: NodeJS.ProcessEnv;
 	/** Ports for the main, e.g. 5678 for `npm run start:queue`; free ports otherwise. */
 	mainPort?: number;
 	log: (line: string) => void;
@@ -54,7 +58,9 @@ export interface QueueStack {
 	modelDouble: ModelDouble;
 	services: QueueServices;
 	main: N8nServer;
+	/** The first webhook process. */
 	webhook: N8nServer;
+	webhooks: N8nServer[];
 	workers: N8nServer[];
 	rest: N8nRestClient;
 	cli: N8nCliTarget;
@@ -62,6 +68,8 @@ export interface QueueStack {
 	restartN8n(): Promise<void>;
 	/** SIGKILLs one worker and starts a new one on its port, as a supervisor would after an OOM kill. */
 	killWorker(index: number): Promise<void>;
+	/** Stops one webhook process (SIGKILL stands for a crash) and starts it again on its port. */
+	restartWebhook(index: number, signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -85,12 +93,13 @@ async function startRole(
 	base: N8nInstanceConfig,
 	role: N8nProcessRole,
 	port: number,
-	workerConcurrency: number,
+	options: Pick<QueueStackOptions, 'workerConcurrency' | 'n8nEnv'>,
 ): Promise<N8nServer> {
-	const args = role === 'worker' ? [`--concurrency=${workerConcurrency}`] : [];
+	const args = role === 'worker' ? [`--concurrency=${options.workerConcurrency}`] : [];
+	const config = { ...base, port, brokerPort: await findFreePort() };
 	return await startN8nServer(
-		{ ...base, port, brokerPort: await findFreePort() },
-		EVENT_HEAVY_ENVIRONMENT,
+		config,
+		{ ...EVENT_HEAVY_ENVIRONMENT, ...options.n8nEnv },
 		role,
 		args,
 	);
@@ -113,7 +122,9 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	);
 	const ports = {
 		main: options.mainPort ?? (await findFreePort()),
-		webhook: await findFreePort(),
+		webhooks: await Promise.all(
+			Array.from({ length: options.webhookProcesses ?? 1 }, findFreePort),
+		),
 		workers: await Promise.all(Array.from({ length: options.workers }, findFreePort)),
 	};
 	const base = { userFolder: options.userFolder, port: ports.main, brokerPort: 0, queue };
@@ -126,10 +137,10 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		processes = [];
 	};
 	const startN8n = async () => {
-		processes.push(await startRole(base, 'start', ports.main, options.workerConcurrency));
+		processes.push(await startRole(base, 'start', ports.main, options));
 		const others = await Promise.all([
-			startRole(base, 'webhook', ports.webhook, options.workerConcurrency),
-			...ports.workers.map((port) => startRole(base, 'worker', port, options.workerConcurrency)),
+			...ports.webhooks.map((port) => startRole(base, 'webhook', port, options)),
+			...ports.workers.map((port) => startRole(base, 'worker', port, options)),
 		]);
 		processes.push(...others);
 	};
@@ -170,17 +181,20 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			get webhook() {
 				return processes[1];
 			},
+			get webhooks() {
+				return processes.slice(1, 1 + ports.webhooks.length);
+			},
 			get workers() {
-				return processes.slice(2);
+				return processes.slice(1 + ports.webhooks.length);
+			},
+			async restartWebhook(index, signal) {
+				await processes[1 + index].stop(signal);
+				processes[1 + index] = await startRole(base, 'webhook', ports.webhooks[index], options);
 			},
 			async killWorker(index) {
-				await processes[2 + index].kill();
-				processes[2 + index] = await startRole(
-					base,
-					'worker',
-					ports.workers[index],
-					options.workerConcurrency,
-				);
+				const slot = 1 + ports.webhooks.length + index;
+				await processes[slot].kill();
+				processes[slot] = await startRole(base, 'worker', ports.workers[index], options);
 			},
 			async restartN8n() {
 				await stopN8n();

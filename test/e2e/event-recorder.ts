@@ -5,11 +5,13 @@ import { LOOPBACK } from '../../scripts/lib/ports';
 
 /**
  * What the burst workflows' last node posts to: one `{ event_id }` per execution that ran, by source, so the
- * load test can count runs per event without reading thousands of executions back from n8n.
+ * load test can count runs per event without reading thousands of executions back from n8n. A node that runs
+ * once per execution posts `{ event_ids: [...] }` instead: every item of the execution in one request.
  */
 export class EventRecorder {
 	private readonly runs = new Map<string, Map<string, number>>();
 	private readonly lastRunAt = new Map<string, number>();
+	private readonly posts = new Map<string, number>();
 	private server?: Server;
 	url = '';
 
@@ -19,13 +21,15 @@ export class EventRecorder {
 			request.on('data', (chunk: Buffer) => chunks.push(chunk));
 			request.on('end', () => {
 				const source = (request.url ?? '').split('/').pop() ?? '';
-				const eventId = String(
-					(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { event_id?: unknown })
-						.event_id,
-				);
+				const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+					event_id?: unknown;
+					event_ids?: unknown[];
+				};
 				const counts = this.runs.get(source) ?? new Map<string, number>();
-				counts.set(eventId, (counts.get(eventId) ?? 0) + 1);
+				for (const eventId of (body.event_ids ?? [body.event_id]).map(String))
+					counts.set(eventId, (counts.get(eventId) ?? 0) + 1);
 				this.runs.set(source, counts);
+				this.posts.set(source, (this.posts.get(source) ?? 0) + 1);
 				this.lastRunAt.set(source, Date.now());
 				response.statusCode = 204;
 				response.end();
@@ -42,6 +46,11 @@ export class EventRecorder {
 	/** Runs per event id of one source. */
 	runsOf(source: string): Map<string, number> {
 		return this.runs.get(source) ?? new Map();
+	}
+
+	/** Requests the source's workflows made: its executions, when the recording node runs once per execution. */
+	postsOf(source: string): number {
+		return this.posts.get(source) ?? 0;
 	}
 
 	lastRunOf(source: string): number | undefined {

@@ -1,3 +1,4 @@
+import { countExecutions } from '../../scripts/n8n/executions';
 import type { QueueStack } from '../../scripts/queue/queue-stack';
 import { EventRecorder } from './event-recorder';
 import { assert, assertEqual, type CheckRunner } from './harness';
@@ -6,7 +7,6 @@ import {
 	deliverAll,
 	describeAnswers,
 	duplicatesRun,
-	executionCount,
 	MIN_BATCHED_EVENTS_PER_EXECUTION,
 	statusEvent,
 	waitUntilRegistered,
@@ -173,7 +173,7 @@ export async function checkQueueEvents(
 			`${settings.events} signed events spread over the main and the webhook process run once through the batching trigger (defaults), each process batching its own deliveries`,
 			async () => {
 				const figures = await measure(stack, recorder, batching, settings);
-				const executions = await executionCount(stack.rest, batching.workflowId);
+				const executions = await countExecutions(stack.rest, batching.workflowId);
 				console.log(
 					`      batching: ${settings.events} events in ${executions} executions (${(settings.events / executions).toFixed(1)} per execution); ${(figures.eventsPerSecond / triggerRate).toFixed(2)} × the one-execution-per-delivery trigger's rate`,
 				);

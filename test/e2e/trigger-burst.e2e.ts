@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../../scripts/n8n/paths';
 import type { E2eContext } from './context';
 import { EventRecorder } from './event-recorder';
 import { assert, assertEqual, type CheckRunner } from './harness';
-import { waitFor } from '../../scripts/n8n/executions';
+import { countExecutions, waitFor } from '../../scripts/n8n/executions';
 
 export interface BurstSettings {
 	events: number;
@@ -291,26 +291,18 @@ export async function createBurstTargets(
  * n8n answers "not registered" for a few seconds after activation, whatever the node (seen for both, under load).
  * A GET tells without starting anything: once the POST webhook is registered, n8n names the POST method instead.
  */
-export async function waitUntilRegistered(target: BurstTarget): Promise<void> {
+export async function waitUntilRegistered(target: { url: string; source: string }): Promise<void> {
 	await waitFor(`the ${target.source} webhook to be registered`, 60_000, async () => {
 		const response = await fetch(target.url);
 		return (await response.text()).includes('POST') ? true : undefined;
 	});
 }
 
-async function unfinishedExecutions(rest: N8nRestClient, workflowId: string): Promise<number> {
-	return await executionCount(rest, workflowId, ['new', 'running']);
-}
-
-/** Executions of one workflow n8n holds, optionally only those in the given states. */
-export async function executionCount(
+export async function unfinishedExecutions(
 	rest: N8nRestClient,
 	workflowId: string,
-	status?: string[],
 ): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, ...(status ? { status } : {}) }));
-	const page = await rest.get<{ count: number }>(`/rest/executions?filter=${filter}`);
-	return page.count;
+	return await countExecutions(rest, workflowId, ['new', 'running']);
 }
 
 /** Waits until `expected` distinct events of the source ran and no execution of its workflow is left unfinished. */
@@ -456,7 +448,7 @@ export async function checkTriggerBurst(
 				`      ${source}: ${figure.eventsPerSecond.toFixed(1)} events run/s (${figure.seconds.toFixed(1)} s in ${settings.rounds} rounds; ${figure.answers.join(' / ')})`,
 			);
 		}
-		const batchedExecutions = await executionCount(context.rest, targets.batching.workflowId);
+		const batchedExecutions = await countExecutions(context.rest, targets.batching.workflowId);
 		console.log(
 			`      ratios: Messaging Trigger / Webhook node ${(rate('trigger') / rate('webhook')).toFixed(2)}, bare trigger / Webhook node ${(rate('bare') / rate('webhook')).toFixed(2)}, Messaging Trigger / bare trigger ${(rate('trigger') / rate('bare')).toFixed(2)}, batching / Webhook node ${(rate('batching') / rate('webhook')).toFixed(2)}; batching: ${settings.events} events in ${batchedExecutions} executions (${(settings.events / batchedExecutions).toFixed(1)} per execution)`,
 		);

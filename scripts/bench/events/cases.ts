@@ -1,0 +1,96 @@
+import type { Load } from './measureCase';
+import type { EntryKind } from './workflows';
+
+/**
+ * The provider's open requests. A batch can never hold more deliveries than the sender has open (each is answered
+ * only once the batch's execution exists): one with 20 open caps every batch at 20. 200 lets a batch reach the
+ * trigger's default 100 events while the next one fills as the last is handed to n8n.
+ */
+export const OPEN_REQUESTS = 200;
+/** 10,000 messages sent at 100/s, each `sent`, `delivered` and `read`: ~300 status events a second for ~100 s. */
+export const CAMPAIGN_EVENTS = 30_000;
+export const CAMPAIGN_EVENTS_PER_SECOND = 300;
+
+export interface Setting {
+	key: 'defaults' | 'lazy';
+	label: string;
+	env: NodeJS.ProcessEnv;
+	/** Events per case: the slow per-event modes get fewer (rates are compared, not totals). */
+	events: Record<CaseKey, number>;
+}
+
+export type CaseKey = 'floor' | 'webhook' | 'perEvent' | 'batching' | 'batching100';
+
+export const SETTINGS: Setting[] = [
+	{
+		key: 'defaults',
+		label: "n8n's defaults",
+		env: {},
+		// ~20 requests/s at most here (an expression isolate per request): the slow modes get a minute each.
+		events: {
+			floor: 1_000,
+			webhook: 1_000,
+			perEvent: 600,
+			batching: 3_000,
+			batching100: CAMPAIGN_EVENTS,
+		},
+	},
+	{
+		key: 'lazy',
+		label: 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true',
+		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+		events: {
+			floor: 5_000,
+			webhook: 2_000,
+			perEvent: 2_000,
+			batching: CAMPAIGN_EVENTS,
+			batching100: CAMPAIGN_EVENTS,
+		},
+	},
+];
+
+export interface EventCase {
+	key: CaseKey;
+	label: string;
+	kind: EntryKind;
+	perPost: number;
+	/** Paced at the campaign's rate; the others are sent as fast as the open requests allow, to find capacity. */
+	paced: boolean;
+}
+
+/** In this order in each setting: the floor first, the batching trigger last. */
+export const CASES: EventCase[] = [
+	{ key: 'floor', label: "n8n's floor (no execution)", kind: 'floor', perPost: 1, paced: false },
+	{ key: 'webhook', label: "n8n's Webhook node", kind: 'webhook', perPost: 1, paced: false },
+	{ key: 'perEvent', label: 'trigger, per event', kind: 'perEvent', perPost: 1, paced: false },
+	{ key: 'batching', label: 'trigger, batching', kind: 'batching', perPost: 1, paced: true },
+	{
+		key: 'batching100',
+		label: 'trigger, batching, 100 per POST',
+		kind: 'batching',
+		perPost: 100,
+		paced: false,
+	},
+];
+
+/** BENCH_EVENTS_SCALE=0.05 shrinks every count while investigating (a machine under load, a quick check). */
+export function eventsScale(): number {
+	const scale = Number(process.env.BENCH_EVENTS_SCALE ?? 1);
+	if (!(scale > 0 && scale <= 1))
+		throw new Error('BENCH_EVENTS_SCALE must be above 0 and at most 1');
+	return scale;
+}
+
+export function loadOf(setting: Setting, eventCase: EventCase): Load {
+	const events = Math.max(
+		eventCase.perPost,
+		Math.round((setting.events[eventCase.key] * eventsScale()) / eventCase.perPost) *
+			eventCase.perPost,
+	);
+	return {
+		events,
+		perPost: eventCase.perPost,
+		openRequests: OPEN_REQUESTS,
+		eventsPerSecond: eventCase.paced ? CAMPAIGN_EVENTS_PER_SECOND : undefined,
+	};
+}

@@ -1,0 +1,259 @@
+import { formatNumber, type ScenarioReport, type TargetCheck } from '../report';
+import { DEFAULT_BATCH_WAIT_MS } from '../../../nodes/MessagingTrigger/batchSettings';
+import {
+	CASES,
+	OPEN_REQUESTS,
+	CAMPAIGN_EVENTS_PER_SECOND,
+	SETTINGS,
+	type CaseKey,
+	type Setting,
+} from './cases';
+import type { KillFigures } from './killMidBurst';
+import type { CaseFigures } from './measureCase';
+import type { QueueFigures } from './queueMode';
+
+export interface SettingFigures {
+	setting: Setting;
+	cases: Map<CaseKey, CaseFigures>;
+	peakRssMb: number;
+}
+
+/** n8n's peak resident memory must stay well inside a small (2 GB) n8n host, whatever the load: held events are capped. */
+export const PEAK_RSS_BOUND_MB = 1_024;
+const MIN_EVENTS_PER_EXECUTION = 50;
+const MIN_EVENTS_PER_SECOND_100_PER_POST = 300;
+
+const ms = (value: number) => (Number.isNaN(value) ? '–' : `${formatNumber(value)} ms`);
+const rate = (value: number) => formatNumber(value, 1);
+
+function caseRow(figures: SettingFigures, key: CaseKey, label: string): string[] {
+	const figure = figures.cases.get(key);
+	if (!figure) return [label, 'not run', '', '', '', '', '', '', '', ''];
+	const floor = figures.cases.get('floor')?.eventsPerSecond ?? Number.NaN;
+	const webhook = figures.cases.get('webhook')?.eventsPerSecond ?? Number.NaN;
+	const isFloor = key === 'floor';
+	return [
+		label,
+		`${formatNumber(figure.load.events)} (${figure.load.perPost}/POST${figure.load.eventsPerSecond ? `, ${figure.load.eventsPerSecond}/s offered` : ''})`,
+		rate(figure.eventsPerSecond),
+		`${formatNumber(figure.eventsPerSecond / floor, 2)} × / ${formatNumber(figure.eventsPerSecond / webhook, 2)} ×`,
+		isFloor ? '0' : formatNumber(figure.executions),
+		isFloor || figure.executions === 0
+			? '–'
+			: formatNumber(figure.eventsRun / figure.executions, 1),
+		ms(figure.p99AnswerMs),
+		`${figure.lost} / ${figure.runTwice}${figure.notAccepted ? ` (${figure.notAccepted} never accepted)` : ''}`,
+		figure.answers,
+	];
+}
+
+const HEADER = [
+	'Case',
+	'Events sent',
+	'Events run/s',
+	'× floor / × Webhook node',
+	'Executions',
+	'Events per execution',
+	'p99 answer',
+	'Lost / run twice',
+	'Answers (every attempt)',
+];
+
+function settingTable(figures: SettingFigures) {
+	return {
+		caption: `${figures.setting.label} (one n8n process; peak RSS ${formatNumber(figures.peakRssMb)} MB)`,
+		header: HEADER,
+		rows: CASES.map((eventCase) => caseRow(figures, eventCase.key, eventCase.label)),
+	};
+}
+
+function killTable(kills: KillFigures[]) {
+	return {
+		caption:
+			'n8n stopped mid-burst and started again on the same database (one process, trigger batching)',
+		header: [
+			'Signal',
+			'Events sent',
+			'n8n away',
+			'Executions',
+			'Lost / run twice',
+			'Answers (every attempt)',
+		],
+		rows: kills.map((kill) => [
+			kill.what,
+			`${formatNumber(kill.load.events)} (${kill.load.perPost}/POST, ${kill.load.eventsPerSecond ?? '∞'}/s offered)`,
+			`${formatNumber(kill.downSeconds, 1)} s`,
+			formatNumber(kill.executions),
+			`${kill.lost} / ${kill.runTwice}${kill.notAccepted ? ` (${kill.notAccepted} never accepted)` : ''}`,
+			kill.answers,
+		]),
+	};
+}
+
+function queueTable(queue: QueueFigures) {
+	const row = (label: string, figure: CaseFigures) => [
+		label,
+		`${formatNumber(figure.load.events)} (${figure.load.perPost}/POST)`,
+		rate(figure.eventsPerSecond),
+		formatNumber(figure.executions),
+		ms(figure.p99AnswerMs),
+		`${figure.lost} / ${figure.runTwice}${figure.notAccepted ? ` (${figure.notAccepted} never accepted)` : ''}`,
+		figure.answers,
+	];
+	return {
+		caption:
+			'queue mode, lazy acquire, trigger batching (main, webhook processes, one worker, Postgres, Redis)',
+		header: [
+			'Case',
+			'Events sent',
+			'Events run/s',
+			'Executions',
+			'p99 answer',
+			'Lost / run twice',
+			'Answers (every attempt)',
+		],
+		rows: [
+			row('one webhook process', queue.oneWebhook),
+			row('two webhook processes', queue.twoWebhooks),
+			row(
+				`two, one killed (SIGKILL) mid-burst, away ${formatNumber(queue.kill.downSeconds, 1)} s`,
+				queue.kill,
+			),
+		],
+	};
+}
+
+function queueTargets(queue: QueueFigures): TargetCheck[] {
+	const gain = queue.twoWebhooks.eventsPerSecond / queue.oneWebhook.eventsPerSecond;
+	return [
+		check(
+			'Events, queue mode: a second webhook process adds throughput',
+			`${formatNumber(gain, 2)} × (${rate(queue.twoWebhooks.eventsPerSecond)} vs ${rate(queue.oneWebhook.eventsPerSecond)}/s)`,
+			gain > 1,
+		),
+		...[queue.oneWebhook, queue.twoWebhooks].map((figure, index) =>
+			check(
+				`Events, queue mode: 0 lost, 0 run twice, ${index + 1} webhook process${index ? 'es' : ''}`,
+				`${figure.lost} lost, ${figure.runTwice} run twice, ${figure.notAccepted} never accepted`,
+				figure.lost + figure.runTwice + figure.notAccepted === 0,
+			),
+		),
+	];
+}
+
+function check(target: string, measured: string, holds: boolean): TargetCheck {
+	return { target, measured, holds };
+}
+
+function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCheck[] {
+	const get = (key: CaseKey) => cases.get(key);
+	const [floor, webhook, perEvent, batching, batching100] = (
+		['floor', 'webhook', 'perEvent', 'batching', 'batching100'] as const
+	).map(get);
+	const checks: TargetCheck[] = [];
+	const where = ` (${setting.label})`;
+	if (batching && floor && webhook) {
+		const ratio = batching.eventsPerSecond / floor.eventsPerSecond;
+		checks.push(
+			check(
+				`Events: one event per POST ≥ 0.8 × n8n's floor${where}`,
+				`${formatNumber(ratio, 2)} × (${rate(batching.eventsPerSecond)} vs ${rate(floor.eventsPerSecond)}/s)`,
+				ratio >= 0.8,
+			),
+			check(
+				`Events: one event per POST ≥ n8n's Webhook node${where}`,
+				`${rate(batching.eventsPerSecond)} vs ${rate(webhook.eventsPerSecond)}/s`,
+				batching.eventsPerSecond >= webhook.eventsPerSecond,
+			),
+		);
+	}
+	if (setting.key === 'lazy' && perEvent && webhook) {
+		const ratio = perEvent.eventsPerSecond / webhook.eventsPerSecond;
+		checks.push(
+			check(
+				`Events: per-event mode ≥ 0.9 × n8n's Webhook node${where}`,
+				`${formatNumber(ratio, 2)} ×`,
+				ratio >= 0.9,
+			),
+		);
+	}
+	if (batching) {
+		const perExecution = batching.eventsRun / Math.max(1, batching.executions);
+		checks.push(
+			check(
+				`Events: ≤ 1 execution per ${MIN_EVENTS_PER_EXECUTION} events, default batch settings${where}`,
+				`${formatNumber(perExecution, 1)} events per execution`,
+				perExecution >= MIN_EVENTS_PER_EXECUTION,
+			),
+		);
+	}
+	if (batching100)
+		checks.push(
+			check(
+				`Events: ≥ ${MIN_EVENTS_PER_SECOND_100_PER_POST} events/s at 100 per POST${where}`,
+				`${rate(batching100.eventsPerSecond)}/s`,
+				batching100.eventsPerSecond >= MIN_EVENTS_PER_SECOND_100_PER_POST,
+			),
+		);
+	for (const figure of [batching, batching100].filter((entry) => entry !== undefined))
+		checks.push(
+			check(
+				`Events: p99 answer ≤ max wait + 1 s, ${figure.load.perPost} per POST${where}`,
+				ms(figure.p99AnswerMs),
+				figure.p99AnswerMs <= DEFAULT_BATCH_WAIT_MS + 1_000,
+			),
+		);
+	const all = [...cases.values()];
+	checks.push(
+		check(
+			`Events: 0 lost, 0 run twice${where}`,
+			`${sum(all, 'lost')} lost, ${sum(all, 'runTwice')} run twice, ${sum(all, 'notAccepted')} never accepted`,
+			sum(all, 'lost') + sum(all, 'runTwice') + sum(all, 'notAccepted') === 0,
+		),
+		check(
+			`Events: n8n's peak RSS ≤ ${formatNumber(PEAK_RSS_BOUND_MB)} MB${where}`,
+			`${formatNumber(peakRssMb)} MB`,
+			peakRssMb <= PEAK_RSS_BOUND_MB,
+		),
+	);
+	return checks;
+}
+
+function sum(figures: CaseFigures[], field: 'lost' | 'runTwice' | 'notAccepted'): number {
+	return figures.reduce((total, figure) => total + figure[field], 0);
+}
+
+export function eventsReport(
+	settings: SettingFigures[],
+	kills: KillFigures[],
+	queue?: QueueFigures,
+): ScenarioReport {
+	const allKills = queue ? [...kills, queue.kill] : kills;
+	return {
+		title: 'Delivery events in n8n',
+		setup:
+			`a real n8n 2.40.7, one process, the packed package; signed status events (the sandbox's signing) from a sender with ${OPEN_REQUESTS} open requests, ` +
+			`retrying every delivery not answered 2xx; the batching trigger's one-per-POST campaign offered at ${CAMPAIGN_EVENTS_PER_SECOND} events/s, every other case as fast as the open requests allow; ` +
+			`events counted from what n8n's executions ran (a recorder posted once per execution), executions from n8n's execution list; ${SETTINGS.map((setting) => setting.label).join(' and ')}`,
+		measures: settings.map((figures) => ({
+			label: `n8n's peak RSS, ${figures.setting.label}`,
+			value: `${formatNumber(figures.peakRssMb)} MB`,
+		})),
+		tables: [
+			...settings.map(settingTable),
+			...(kills.length > 0 ? [killTable(kills)] : []),
+			...(queue ? [queueTable(queue)] : []),
+		],
+		targets: [
+			...settings.flatMap(settingTargets),
+			...(queue ? queueTargets(queue) : []),
+			...allKills.map((kill) =>
+				check(
+					`Events: 0 lost, 0 run twice, ${kill.what} mid-burst`,
+					`${kill.lost} lost, ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
+					kill.lost + kill.runTwice + kill.notAccepted === 0,
+				),
+			),
+		],
+	};
+}

@@ -1,0 +1,206 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { startLocalStack, type LocalStack } from '../../lib/local-stack';
+import { ensureN8nInstalled } from '../../n8n/install';
+import { CACHE_DIR } from '../../n8n/paths';
+import { EventRecorder } from '../../../test/e2e/event-recorder';
+import { BARE_TRIGGER_PACKAGE_DIR, waitUntilRegistered } from '../../../test/e2e/trigger-burst.e2e';
+import type { BenchSandbox } from '../benchSandbox';
+import type { ScenarioReport } from '../report';
+import {
+	CAMPAIGN_EVENTS_PER_SECOND,
+	CASES,
+	eventsScale,
+	loadOf,
+	OPEN_REQUESTS,
+	SETTINGS,
+	type CaseKey,
+} from '../events/cases';
+import { eventsReport, type SettingFigures } from '../events/eventsReport';
+import { killMidBurst, type KillFigures } from '../events/killMidBurst';
+import { measureCase, peakRssMb, type CaseFigures } from '../events/measureCase';
+import { measureQueueMode } from '../events/queueMode';
+import { createEventTarget, type EntryKind, type EventTarget } from '../events/workflows';
+
+const OWNER = {
+	email: 'bench@example.com',
+	password: 'Bench-events-2026',
+	firstName: 'Bench',
+	lastName: 'Owner',
+};
+/** Untimed deliveries to each workflow after every start: the first requests meet a cold process. */
+const WARM_UP_EVENTS = 100;
+const KILL_BURST_EVENTS = 6_000;
+
+type Targets = Record<EntryKind, EventTarget>;
+
+async function createTargets(stack: LocalStack, recorder: EventRecorder): Promise<Targets> {
+	const targets = {} as Targets;
+	for (const kind of ['floor', 'webhook', 'perEvent', 'batching'] as const) {
+		targets[kind] = await createEventTarget(stack.rest, recorder, kind, kind);
+		await waitUntilRegistered(targets[kind]);
+	}
+	return targets;
+}
+
+async function warmUp(
+	stack: LocalStack,
+	recorder: EventRecorder,
+	targets: Targets,
+	tag: string,
+): Promise<void> {
+	for (const target of Object.values(targets))
+		await measureCase(
+			stack.rest,
+			recorder,
+			target,
+			{ events: WARM_UP_EVENTS, perPost: 1, openRequests: 20 },
+			`${tag}-warm-${target.kind}`,
+		);
+}
+
+function log(line: string): void {
+	process.stderr.write(`    events: ${line}\n`);
+}
+
+function describeCase(key: CaseKey, figure: CaseFigures): string {
+	return `${key}: ${figure.eventsPerSecond.toFixed(1)} events run/s, ${figure.executions} executions, p99 answer ${figure.p99AnswerMs} ms, ${figure.lost} lost, ${figure.runTwice} run twice (${figure.answers}; ${figure.seconds.toFixed(1)} s)`;
+}
+
+async function measureSettings(
+	stack: LocalStack,
+	recorder: EventRecorder,
+	targets: Targets,
+	stamp: string,
+): Promise<SettingFigures[]> {
+	const measured: SettingFigures[] = [];
+	for (const [index, setting] of selectedSettings().entries()) {
+		if (index > 0) {
+			await stack.restartN8n({ n8nEnv: setting.env });
+			for (const target of Object.values(targets)) await waitUntilRegistered(target);
+		}
+		await warmUp(stack, recorder, targets, `${stamp}-${setting.key}`);
+		const cases = new Map<CaseKey, CaseFigures>();
+		for (const eventCase of CASES) {
+			const figure = await measureCase(
+				stack.rest,
+				recorder,
+				targets[eventCase.kind],
+				loadOf(setting, eventCase),
+				`${stamp}-${setting.key}-${eventCase.key}`,
+			);
+			cases.set(eventCase.key, figure);
+			log(`${setting.label}, ${describeCase(eventCase.key, figure)}`);
+		}
+		measured.push({ setting, cases, peakRssMb: peakRssMb(stack.n8n.pid) });
+	}
+	return measured;
+}
+
+/** Under the last setting (lazy acquire, the one the README recommends), a burst killed by each signal. */
+async function measureKills(
+	stack: LocalStack,
+	recorder: EventRecorder,
+	target: EventTarget,
+	stamp: string,
+): Promise<KillFigures[]> {
+	const kills: KillFigures[] = [];
+	const load = {
+		events: Math.max(400, Math.round(KILL_BURST_EVENTS * eventsScale())),
+		perPost: 1,
+		openRequests: OPEN_REQUESTS,
+		eventsPerSecond: CAMPAIGN_EVENTS_PER_SECOND,
+	};
+	for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+		const restart = async () => {
+			await stack.restartN8n({ signal });
+			await waitUntilRegistered(target);
+		};
+		const figure = await killMidBurst(
+			stack.rest,
+			recorder,
+			target,
+			load,
+			{ what: `n8n ${signal}`, restart },
+			`${stamp}-kill-${signal}`,
+		);
+		kills.push(figure);
+		log(
+			`${signal} mid-burst: n8n away ${figure.downSeconds.toFixed(1)} s, ${describeCase('batching', figure)}`,
+		);
+	}
+	return kills;
+}
+
+async function measureOneProcess(
+	sandbox: BenchSandbox,
+	recorder: EventRecorder,
+	stamp: string,
+): Promise<{ settings: SettingFigures[]; kills: KillFigures[] }> {
+	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-bench-events-'));
+	let stack: LocalStack | undefined;
+	try {
+		stack = await startLocalStack({
+			userFolder: path.join(runDir, 'n8n'),
+			packDir: path.join(CACHE_DIR, 'bench-pack'),
+			reusePack: true,
+			examples: [],
+			owner: OWNER,
+			provider: { baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
+			n8nEnv: selectedSettings()[0].env,
+			log,
+		});
+		const targets = await createTargets(stack, recorder);
+		const settings = await measureSettings(stack, recorder, targets, stamp);
+		const kills = await measureKills(stack, recorder, targets.batching, stamp);
+		await stack.stop();
+		fs.rmSync(runDir, { recursive: true, force: true });
+		return { settings, kills };
+	} catch (error) {
+		await stack?.stop();
+		throw new Error(`${(error as Error).message}\nn8n's log and data kept in ${runDir}`);
+	}
+}
+
+/** BENCH_EVENTS_SETTINGS=lazy measures one n8n setting while investigating; both by default. */
+function selectedSettings(): typeof SETTINGS {
+	const keys = (process.env.BENCH_EVENTS_SETTINGS ?? 'defaults,lazy').split(',');
+	const chosen = SETTINGS.filter((setting) => keys.includes(setting.key));
+	if (chosen.length === 0) throw new Error('BENCH_EVENTS_SETTINGS: choose from defaults, lazy');
+	return chosen;
+}
+
+/** BENCH_EVENTS_PARTS=queue runs one part while investigating; both by default. */
+function selectedParts(): Set<string> {
+	const parts = (process.env.BENCH_EVENTS_PARTS ?? 'one-process,queue').split(',');
+	const unknown = parts.filter((part) => !['one-process', 'queue'].includes(part));
+	if (unknown.length > 0) throw new Error(`Unknown BENCH_EVENTS_PARTS ${unknown.join(', ')}`);
+	return new Set(parts);
+}
+
+/**
+ * Delivery events into a real n8n 2.40.7 with the packed package: the batching trigger, the trigger per event, n8n's
+ * Webhook node and n8n's floor for a community trigger, side by side under each n8n setting; n8n killed mid-burst;
+ * then queue mode. One repetition: each case is long enough on its own.
+ */
+export async function measureEvents(sandbox: BenchSandbox): Promise<ScenarioReport> {
+	await ensureN8nInstalled((line) => process.stderr.write(`  ${line}\n`));
+	const parts = selectedParts();
+	const stamp = Date.now().toString(36);
+	const recorder = new EventRecorder();
+	await recorder.start();
+	try {
+		const { settings, kills } = parts.has('one-process')
+			? await measureOneProcess(sandbox, recorder, stamp)
+			: { settings: [], kills: [] };
+		const queue = parts.has('queue')
+			? await measureQueueMode(recorder, OWNER, stamp, log)
+			: undefined;
+		return eventsReport(settings, kills, queue);
+	} finally {
+		await recorder.stop();
+	}
+}
