@@ -57,7 +57,11 @@ const withTimeoutFromItem: INodeParameters = {
 	options: { ...(smsFromItem.options as object), timeout: '={{ $json.timeout }}' },
 };
 const withKeyFromItem: INodeParameters = {
-	options: { ...(smsFromItem.options as object), idempotencyKey: '={{ $json.key }}' },
+	options: {
+		...(smsFromItem.options as object),
+		// Good items get a key of their own: one that resolves to empty is bad input too.
+		idempotencyKey: "={{ $json.key ?? 'row-' + $itemIndex + '-' + $now.toMillis() }}",
+	},
 };
 
 const E164_RULE =
