@@ -107,7 +107,10 @@ async function killAndRunAgain(
 	settings: SendOnceSettings,
 	campaign: number,
 ) {
-	const { path, workflowId } = await campaignSetUp(stack, { maxPerSecond: settings.perSecond });
+	const { path, workflowId } = await campaignSetUp(stack, {
+		maxPerSecond: settings.perSecond,
+		sendOnceHours: 24,
+	});
 	const prefix = phonePrefix(campaign);
 	const logs = () => stack.workers.map((worker) => worker.logFile);
 	const before = workerStarts(logs());
@@ -193,7 +196,10 @@ export async function checkQueueSendOnce(
 		`a Retry after an ordinary error part-way (a 401 from the sandbox at row ${Math.round(settings.messages / 2)}, then fixed) sends only the rest`,
 		async () => {
 			const campaign = 63;
-			const { path, workflowId } = await campaignSetUp(stack, { maxPerSecond: settings.perSecond });
+			const { path, workflowId } = await campaignSetUp(stack, {
+				maxPerSecond: settings.perSecond,
+				sendOnceHours: 24,
+			});
 			const prefix = phonePrefix(campaign);
 			const failingPhone = `${prefix}${String(Math.round(settings.messages / 2)).padStart(6, '0')}`;
 			await fault(stack, 'POST', {

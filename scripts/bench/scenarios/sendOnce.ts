@@ -29,7 +29,7 @@ const PROVIDERS: CostProvider[] = [
 ];
 const SIZES = [1_000, 10_000];
 const CASES = [
-	{ key: 'on', label: 'send once (default, 24 h)', options: {} },
+	{ key: 'on', label: 'Send Once Within 24 h', options: { sendOnceHours: 24 } },
 	{ key: 'off', label: 'Send Once Within 0', options: { sendOnceHours: 0 } },
 ];
 const TARGET_RATIO = 1.05;
@@ -90,7 +90,7 @@ async function runCase(
 }
 
 /**
- * What the send-once record costs in a real n8n 2.40.7: the same campaign with it (the default) and without
+ * What the send-once record costs in a real n8n 2.40.7: the same campaign with it (Send Once Within 24 h) and without
  * (Send Once Within 0), by the sending node's time, with the n8n process's peak memory.
  */
 export async function measureSendOnce(

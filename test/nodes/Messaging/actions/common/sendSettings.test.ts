@@ -76,7 +76,7 @@ describe('send options: the editor bounds and the check agree', () => {
 			maxConcurrency: 0,
 			maxPerSecond: 0,
 			maxTriesPerMessage: 3,
-			sendOnceHours: 24,
+			sendOnceHours: 0,
 		});
 	});
 

@@ -30,6 +30,8 @@ function campaign(options: Partial<RunWorkflowOptions> = {}) {
 			workflow,
 			credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
 			workflowId,
+			// Send once is opt-in while its cost is measured (docs/send-once.md).
+			parameters: { Messaging: { options: { sendOnceHours: 24 } } },
 			...options,
 			...more,
 		});
@@ -81,7 +83,7 @@ describe('a re-run sends nothing twice, by default', () => {
 	test('a Retry after an ordinary error part-way (a 401, then fixed) sends only the rest', async () => {
 		const run = campaign({
 			items: rows(5),
-			parameters: { Messaging: { options: { maxConcurrency: 1 } } },
+			parameters: { Messaging: { options: { sendOnceHours: 24, maxConcurrency: 1 } } },
 		});
 		sandbox().addFault({
 			match: { to: '+919820000003' },
@@ -125,7 +127,9 @@ describe('a re-run sends nothing twice, by default', () => {
 
 		sandbox().clearRequests();
 		const keyed = campaign({
-			parameters: { Messaging: { options: { idempotencyKey: '=order-{{ $json.orderId }}' } } },
+			parameters: {
+				Messaging: { options: { sendOnceHours: 24, idempotencyKey: '=order-{{ $json.orderId }}' } },
+			},
 		});
 		await keyed({ items: rows(3, now) });
 		const again = await keyed({ items: rows(3, (i) => now(i + 1000)) });
@@ -265,7 +269,9 @@ describe('bad keys are refused before anything is sent', () => {
 	test('a key expression that resolves to empty text names the item and the fix', async () => {
 		const run = campaign({
 			items: rows(3, (i) => ({ orderId: i === 1 ? '' : `O-${i}` })),
-			parameters: { Messaging: { options: { idempotencyKey: '={{ $json.orderId }}' } } },
+			parameters: {
+				Messaging: { options: { sendOnceHours: 24, idempotencyKey: '={{ $json.orderId }}' } },
+			},
 		});
 		const { error } = await run();
 		expect(error?.message).toBe("Item 1: 'Options > Idempotency Key' is empty for this item");
@@ -276,7 +282,9 @@ describe('bad keys are refused before anything is sent', () => {
 	test('an over-long key names the item and the fix', async () => {
 		const run = campaign({
 			items: rows(2, (i) => ({ orderId: i === 1 ? 'x'.repeat(300) : 'ok' })),
-			parameters: { Messaging: { options: { idempotencyKey: '={{ $json.orderId }}' } } },
+			parameters: {
+				Messaging: { options: { sendOnceHours: 24, idempotencyKey: '={{ $json.orderId }}' } },
+			},
 		});
 		const { error } = await run();
 		expect(error?.message).toMatch(/^Item 1: 'Options > Idempotency Key' .*255/);
@@ -287,7 +295,9 @@ describe('bad keys are refused before anything is sent', () => {
 	test('with continue on fail the empty-key item fails alone and the others are sent', async () => {
 		const run = campaign({
 			items: rows(3, (i) => ({ orderId: i === 1 ? ' ' : `O-${i}` })),
-			parameters: { Messaging: { options: { idempotencyKey: '={{ $json.orderId }}' } } },
+			parameters: {
+				Messaging: { options: { sendOnceHours: 24, idempotencyKey: '={{ $json.orderId }}' } },
+			},
 			continueOnFail: true,
 		});
 		const { outputs } = await run();
