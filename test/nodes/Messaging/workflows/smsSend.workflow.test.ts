@@ -24,8 +24,8 @@ describe('SMS send through the n8n engine', () => {
 		expect(request.path).toBe('/v1/sms/send');
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox().apiKey}`);
 		expect(request.contentType).toBe('application/x-www-form-urlencoded');
-		// Send once, by default: a key derived from the workflow, the node, the input item and the message.
-		expect(request.headers['idempotency-key']).toMatch(/^n8n-[\w-]{43}$/);
+		// Send once is opt-in (Send Once Within 0 by default): no key unless the user or that option asks for one.
+		expect(request.headers['idempotency-key']).toBeUndefined();
 		const fields = formFields(request.rawBody);
 		expect(fields).toEqual({
 			to: '+919812345678',
