@@ -81,14 +81,6 @@ function encryptionKeyIn(servicesDir: string): string {
 	return fs.readFileSync(file, 'utf8').trim();
 }
 
-/**
- * What the README recommends for event-heavy instances: n8n builds an expression isolate only when an expression is
- * evaluated, so a webhook process takes a batching trigger's deliveries without one each (docs/trigger.md).
- */
-export const EVENT_HEAVY_ENVIRONMENT: NodeJS.ProcessEnv = {
-	N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
-};
-
 async function startRole(
 	base: N8nInstanceConfig,
 	role: N8nProcessRole,
@@ -97,12 +89,7 @@ async function startRole(
 ): Promise<N8nServer> {
 	const args = role === 'worker' ? [`--concurrency=${options.workerConcurrency}`] : [];
 	const config = { ...base, port, brokerPort: await findFreePort() };
-	return await startN8nServer(
-		config,
-		{ ...EVENT_HEAVY_ENVIRONMENT, ...options.n8nEnv },
-		role,
-		args,
-	);
+	return await startN8nServer(config, options.n8nEnv ?? {}, role, args);
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
