@@ -68,7 +68,10 @@ export class EventBatch {
 			const deadline = Math.min(this.openedAt + this.limits.waitMs, this.lastJoinAt + quietMs);
 			const left = deadline - Date.now();
 			if (left <= 0) break;
-			await Promise.race([sleep(left), this.woken]);
+			// Cancelled once woken: a leader must not leave a timer of up to the whole wait behind it.
+			const timer = new AbortController();
+			await Promise.race([sleep(left, timer.signal).catch(() => undefined), this.woken]);
+			timer.abort();
 		}
 		this.open = false;
 		return this.deliveries.flat();

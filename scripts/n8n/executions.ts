@@ -55,6 +55,12 @@ export async function readExecution(rest: N8nRestClient, id: string): Promise<St
 	return { ...stored, runData: data.resultData.runData };
 }
 
+/** An execution's whole stored data, parsed: its run data, and the stack n8n seeded it with. */
+export async function readStoredData(rest: N8nRestClient, id: string): Promise<unknown> {
+	const stored = await rest.get<{ data: string }>(`/rest/executions/${id}`);
+	return flatted.parse(stored.data);
+}
+
 export function firstOutputOf(
 	execution: StoredExecution,
 	nodeName: string,

@@ -2,6 +2,12 @@ import { waitFor } from '../../n8n/executions';
 import type { N8nRestClient } from '../../n8n/rest-client';
 import type { EventRecorder } from '../../../test/e2e/event-recorder';
 import { measureCase, type CaseFigures, type Load } from './measureCase';
+import {
+	newestExecutionId,
+	retryAll,
+	unfinishedExecutions,
+	type Unfinished,
+} from './unfinishedExecutions';
 import type { EventTarget } from './workflows';
 
 export type StopSignal = 'SIGKILL' | 'SIGTERM';
@@ -11,6 +17,14 @@ export interface KillFigures extends CaseFigures {
 	what: string;
 	/** How long it was away, from the signal until it answered again. */
 	downSeconds: number;
+	/** Executions n8n accepted and did not finish (the stop cut them short), by status. */
+	unfinished: string;
+	/** Of the events answered 2xx that never ran: those n8n holds in an unfinished execution (its Retry runs them). */
+	heldByN8n: number;
+	/** Answered 2xx, never ran, and in no execution n8n kept: the trigger's own loss. */
+	lostNowhere: number;
+	/** After a user's Retry of every crashed execution. */
+	afterRetry: { lost: number; runTwice: number; failures: string[] };
 }
 
 export interface KillPlan {
@@ -21,9 +35,42 @@ export interface KillPlan {
 	origins?: string[];
 }
 
+function describeStatuses(unfinished: Unfinished): string {
+	if (unfinished.ids.length === 0) return 'none';
+	return [...unfinished.statuses].map(([status, count]) => `${count} ${status}`).join(', ');
+}
+
+/** Retries what n8n shows as crashed, as a user would, then counts the lost events again. */
+async function retryCrashed(
+	rest: N8nRestClient,
+	recorder: EventRecorder,
+	target: EventTarget,
+	unfinished: Unfinished,
+	lostEventIds: string[],
+	tag: string,
+): Promise<KillFigures['afterRetry']> {
+	// n8n re-runs an execution left `new` when it boots, and marks one left `running` crashed: wait for both.
+	await waitFor('n8n to settle its unfinished executions', 120_000, async () => {
+		const now = await unfinishedExecutions(rest, target.workflowId, 0);
+		return ['new', 'running'].every((status) => !now.statuses.has(status)) ? true : undefined;
+	}).catch(() => undefined);
+	const now = await unfinishedExecutions(rest, target.workflowId, 0);
+	const failures = await retryAll(
+		rest,
+		unfinished.ids.filter((id) => now.ids.includes(id)),
+	);
+	const runs = recorder.runsOf(target.source);
+	return {
+		lost: lostEventIds.filter((id) => (runs.get(id) ?? 0) === 0).length,
+		runTwice: [...runs].filter(([id, count]) => id.startsWith(`evt_${tag}_`) && count > 1).length,
+		failures,
+	};
+}
+
 /**
  * A burst to the target, a process stopped once a quarter of it ran and started again on the same database; the
- * sender keeps retrying every delivery not answered 2xx until it is. Then: lost and run twice.
+ * sender keeps retrying every delivery not answered 2xx until it is. Then: lost and run twice, where each lost
+ * event is (n8n's unfinished executions, or nowhere), and what a Retry of n8n's crashed executions recovers.
  */
 export async function killMidBurst(
 	rest: N8nRestClient,
@@ -35,6 +82,7 @@ export async function killMidBurst(
 ): Promise<KillFigures> {
 	let downSeconds = Number.NaN;
 	const ranBefore = recorder.runsOf(target.source).size;
+	const newestBefore = await newestExecutionId(rest, target.workflowId);
 	const kill = (async () => {
 		await waitFor('a quarter of the burst to run', 10 * 60_000, async () =>
 			recorder.runsOf(target.source).size - ranBefore >= load.events / 4 ? true : undefined,
@@ -47,5 +95,15 @@ export async function killMidBurst(
 		whileSending: kill,
 		origins: plan.origins,
 	});
-	return { ...figures, what: plan.what, downSeconds };
+	const unfinished = await unfinishedExecutions(rest, target.workflowId, newestBefore);
+	const heldByN8n = figures.lostEventIds.filter((id) => unfinished.eventIds.has(id)).length;
+	return {
+		...figures,
+		what: plan.what,
+		downSeconds,
+		unfinished: describeStatuses(unfinished),
+		heldByN8n,
+		lostNowhere: figures.lost - heldByN8n,
+		afterRetry: await retryCrashed(rest, recorder, target, unfinished, figures.lostEventIds, tag),
+	};
 }

@@ -31,6 +31,7 @@ export interface CaseFigures {
 	p99AnswerMs: number;
 	/** Answered 2xx and never ran. */
 	lost: number;
+	lostEventIds: string[];
 	runTwice: number;
 	/** Events whose delivery was never answered 2xx by the sender's deadline. */
 	notAccepted: number;
@@ -78,18 +79,23 @@ function runFigures(
 	eventIds: string[],
 	acceptedEvents: Set<string>,
 	sent: SendResult,
-): Pick<CaseFigures, 'eventsRun' | 'lost' | 'runTwice' | 'eventsPerSecond' | 'seconds'> {
+): Pick<
+	CaseFigures,
+	'eventsRun' | 'lost' | 'lostEventIds' | 'runTwice' | 'eventsPerSecond' | 'seconds'
+> {
 	const runs = runsOfCase(recorder, target, eventIds);
 	const eventsRun = runs.filter((count) => count > 0).length;
 	const lastRunAt = recorder.lastRunOf(target.source) ?? sent.endedAt;
 	const seconds = ((target.kind === 'floor' ? sent.endedAt : lastRunAt) - sent.startedAt) / 1000;
 	const counted = target.kind === 'floor' ? acceptedEvents.size : eventsRun;
+	const lostEventIds =
+		target.kind === 'floor'
+			? []
+			: eventIds.filter((id, index) => acceptedEvents.has(id) && runs[index] === 0);
 	return {
 		eventsRun,
-		lost:
-			target.kind === 'floor'
-				? 0
-				: eventIds.filter((id, index) => acceptedEvents.has(id) && runs[index] === 0).length,
+		lost: lostEventIds.length,
+		lostEventIds,
 		runTwice: runs.filter((count) => count > 1).length,
 		eventsPerSecond: counted / seconds,
 		seconds,

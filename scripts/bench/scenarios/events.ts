@@ -138,6 +138,7 @@ async function measureOneProcess(
 	sandbox: BenchSandbox,
 	recorder: EventRecorder,
 	stamp: string,
+	parts: Set<string>,
 ): Promise<{ settings: SettingFigures[]; kills: KillFigures[] }> {
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-messaging-bench-events-'));
 	let stack: LocalStack | undefined;
@@ -154,7 +155,9 @@ async function measureOneProcess(
 			log,
 		});
 		const targets = await createTargets(stack, recorder);
-		const settings = await measureSettings(stack, recorder, targets, stamp);
+		const settings = parts.has('one-process')
+			? await measureSettings(stack, recorder, targets, stamp)
+			: [];
 		const kills = await measureKills(stack, recorder, targets.batching, stamp);
 		await stack.stop();
 		fs.rmSync(runDir, { recursive: true, force: true });
@@ -173,10 +176,13 @@ function selectedSettings(): typeof SETTINGS {
 	return chosen;
 }
 
-/** BENCH_EVENTS_PARTS=queue runs one part while investigating; both by default. */
+/**
+ * BENCH_EVENTS_PARTS=queue runs one part while investigating; `kills` alone is the one-process kills without the
+ * settings' cases. Both one-process (its kills included) and queue by default.
+ */
 function selectedParts(): Set<string> {
 	const parts = (process.env.BENCH_EVENTS_PARTS ?? 'one-process,queue').split(',');
-	const unknown = parts.filter((part) => !['one-process', 'queue'].includes(part));
+	const unknown = parts.filter((part) => !['one-process', 'kills', 'queue'].includes(part));
 	if (unknown.length > 0) throw new Error(`Unknown BENCH_EVENTS_PARTS ${unknown.join(', ')}`);
 	return new Set(parts);
 }
@@ -193,9 +199,10 @@ export async function measureEvents(sandbox: BenchSandbox): Promise<ScenarioRepo
 	const recorder = new EventRecorder();
 	await recorder.start();
 	try {
-		const { settings, kills } = parts.has('one-process')
-			? await measureOneProcess(sandbox, recorder, stamp)
-			: { settings: [], kills: [] };
+		const { settings, kills } =
+			parts.has('one-process') || parts.has('kills')
+				? await measureOneProcess(sandbox, recorder, stamp, parts)
+				: { settings: [], kills: [] };
 		const queue = parts.has('queue')
 			? await measureQueueMode(recorder, OWNER, stamp, log)
 			: undefined;

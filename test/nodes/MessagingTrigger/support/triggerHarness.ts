@@ -185,8 +185,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 
 		if (result.workflowData !== undefined && acknowledgementsToLose > 0) {
 			acknowledgementsToLose--;
+			// The execution exists and n8n writes its answer, but the connection is gone: the sender never reads it.
 			response.socket?.destroy();
-			return;
 		}
 		if (result.noWebhookResponse !== true) sendJson(response, 200, onReceivedBody(result));
 	}
