@@ -14,7 +14,7 @@ import type { EventIdsSave } from './savedEventIds';
 import { warnUnsaved } from './unsavedWarning';
 import { outputItemOf } from './inboundMessages';
 import { readVerifiedEvents, type Refusal, type TriggerOptions } from './readVerifiedEvents';
-import { refuse } from './refusal';
+import { refuse, respondWithJson } from './refusal';
 import { eventFiltersOf, triageEvents } from './triage';
 
 export interface DeliverySummary extends IDataObject {
@@ -106,8 +106,14 @@ async function runInBatch(
 	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
 	const { batch, leads } = joinBatch(key, accepted, limits);
 	if (!leads) {
-		const outcome = await batch.outcome;
-		return outcome === 'started' ? { webhookResponse: summary } : refuse(context, NOT_STARTED);
+		// Answered here once the leader's execution exists, not through n8n: n8n keeps what it holds for a request
+		// (at its default expression engine, an isolate) until webhook() returns, and a batch holds up to 100.
+		void batch.outcome.then((outcome) =>
+			outcome === 'started'
+				? respondWithJson(context.getResponseObject(), 200, summary)
+				: refuse(context, NOT_STARTED),
+		);
+		return { noWebhookResponse: true };
 	}
 	const events = await batch.collect();
 	const { response, started } = startExecution(context, events, memory, summary);

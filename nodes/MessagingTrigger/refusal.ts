@@ -9,7 +9,11 @@ interface JsonResponseTarget {
 	end(chunk: string): unknown;
 }
 
-function respondWithJson(response: JsonResponseTarget, statusCode: number, body: object): void {
+export function respondWithJson(
+	response: JsonResponseTarget,
+	statusCode: number,
+	body: object,
+): void {
 	const payload = JSON.stringify(body);
 	response.statusCode = statusCode;
 	response.setHeader('Content-Type', 'application/json; charset=utf-8');

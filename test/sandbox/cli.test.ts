@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { startSandbox } from '../../sandbox';
 
 const ROOT = join(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 function startCli(port: number): {
 	child: ChildProcess;
@@ -11,7 +10,9 @@ function startCli(port: number): {
 	exited: Promise<number | null>;
 } {
 	let output = '';
-	const child = spawn(TSX, ['sandbox/cli.ts'], {
+	// tsx's loader in one process, not its CLI: the CLI relays SIGTERM to its child and, when the child has not
+	// reported it within 30 ms (a loaded machine), SIGKILLs the child and exits 143.
+	const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts'], {
 		cwd: ROOT,
 		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1' },
 		stdio: ['ignore', 'pipe', 'pipe'],

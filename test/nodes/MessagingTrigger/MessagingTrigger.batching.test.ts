@@ -53,6 +53,23 @@ describe('Messaging Trigger v2: concurrent deliveries go to one execution, over 
 		};
 	}
 
+	it('hands every delivery but the batch leader back to n8n at once, and answers them itself once the execution exists', async () => {
+		const harness = await start({ batchWaitMs: 3000 });
+		const events = Array.from({ length: 10 }, () => deliveryEvent());
+
+		const answering = Promise.all(events.map((event) => deliver(harness, event)));
+		await pause(150);
+		const heldWhileWaiting = harness.requestsInWebhook();
+		const startedWhileWaiting = harness.runs.length;
+		const answers = await answering;
+
+		expect(startedWhileWaiting).toBe(0);
+		expect(heldWhileWaiting).toBe(1);
+		expect(answers.map((answer) => answer.status)).toEqual(events.map(() => 200));
+		expect(answers.every((answer) => answer.startedWhenAnswered.size === 10)).toBe(true);
+		expect(harness.runs).toHaveLength(1);
+	});
+
 	it('runs 20 concurrent deliveries as one execution, and answers each 200 only once that execution exists', async () => {
 		const harness = await start();
 		const events = Array.from({ length: 20 }, () => deliveryEvent());

@@ -41,6 +41,8 @@ export interface TriggerHarness {
 	setStaticData(staticData: IDataObject): void;
 	/** How often the static data was saved. */
 	staticDataSaves(): number;
+	/** Requests whose webhook() has not returned yet: what n8n still holds per request. */
+	requestsInWebhook(): number;
 	/** Changes the signing secret in the credential, as a user editing it would. */
 	setSigningSecret(signingSecret: string): void;
 	/** How often the node read the credential. */
@@ -110,6 +112,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let saveDelayOf: (delivery: number) => number = () => 0;
 	let secondWorkflowLate = false;
 	let savesSkipped = false;
+	let inWebhook = 0;
 	const runs: INodeExecutionData[][] = [];
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -153,12 +156,15 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 
 		let result: IWebhookResponseData;
 		try {
+			inWebhook++;
 			result = await triggerType.webhook.call(context);
 		} catch (error) {
 			sendJson(response, 500, {
 				message: `Workflow could not be started: ${(error as Error).message}`,
 			});
 			return;
+		} finally {
+			inWebhook--;
 		}
 
 		if (result.workflowData !== undefined && handOffsToFail > 0) {
@@ -209,6 +215,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			storedStaticData = staticData;
 		},
 		staticDataSaves: () => staticDataSaves,
+		requestsInWebhook: () => inWebhook,
 		setSigningSecret: (secret) => {
 			signingSecret = secret;
 		},
