@@ -93,6 +93,28 @@ export class EventIdMemory implements SavedEventIdsSource {
 		return true;
 	}
 
+	/**
+	 * Claims whose execution n8n has not confirmed yet, with the outcome that will: a retry of one of them must not be
+	 * answered 200 before that, or it is lost if n8n then fails to start the first.
+	 */
+	private readonly unconfirmed = new Map<string, Promise<boolean>>();
+
+	/** Settles with `outcome`: each id confirmed when it is true, released for the sender's retry when false. */
+	awaitConfirmation(eventIds: string[], outcome: Promise<boolean>): void {
+		for (const id of eventIds) this.unconfirmed.set(id, outcome);
+		void outcome.then((started) => {
+			for (const id of eventIds) {
+				if (this.unconfirmed.get(id) === outcome) this.unconfirmed.delete(id);
+				if (!started) this.release(id);
+			}
+		});
+	}
+
+	/** The outcome a repeat of this event must wait for; undefined once it ran or it was never claimed here. */
+	confirmationOf(eventId: string): Promise<boolean> | undefined {
+		return this.unconfirmed.get(eventId);
+	}
+
 	/** Gives up a claim whose event never reached n8n, so the sender's retry runs it. */
 	release(eventId: string): void {
 		if (this.ids.delete(eventId)) this.version++;

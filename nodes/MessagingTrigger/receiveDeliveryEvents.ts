@@ -87,7 +87,6 @@ function startExecution(
 ): { response: IWebhookResponseData; started: Promise<boolean> } {
 	const save = memory ? writeEventIds(context, memory) : undefined;
 	const started = whenAnswered(context.getResponseObject()).then((ok) => {
-		if (!ok) for (const event of events) memory?.release(event.event_id);
 		if (ok && save && !save.serialised && memory?.takeUnsavedWarning()) warnUnsaved(context);
 		return ok;
 	});
@@ -98,9 +97,7 @@ function startExecution(
 /** The leader hands the whole batch to n8n; every other delivery of it is answered once that succeeded or failed. */
 async function runInBatch(
 	context: IWebhookFunctions,
-	accepted: MessagingEvent[],
-	memory: EventIdMemory | undefined,
-	summary: DeliverySummary,
+	{ accepted, memory, summary, confirm }: Delivery,
 	limits: BatchLimits,
 ): Promise<IWebhookResponseData> {
 	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
@@ -108,17 +105,48 @@ async function runInBatch(
 	if (!leads) {
 		// Answered here once the leader's execution exists, not through n8n: n8n keeps what it holds for a request
 		// (at its default expression engine, an isolate) until webhook() returns, and a batch holds up to 100.
-		void batch.outcome.then((outcome) =>
-			outcome === 'started'
-				? respondWithJson(context.getResponseObject(), 200, summary)
-				: refuse(context, NOT_STARTED),
-		);
+		void batch.outcome.then((outcome) => {
+			confirm(outcome === 'started');
+			if (outcome === 'started') respondWithJson(context.getResponseObject(), 200, summary);
+			else refuse(context, NOT_STARTED);
+		});
 		return { noWebhookResponse: true };
 	}
 	const events = await batch.collect();
 	const { response, started } = startExecution(context, events, memory, summary);
-	void started.then((ok) => batch.settle(ok ? 'started' : 'not_started'));
+	void started.then((ok) => {
+		confirm(ok);
+		batch.settle(ok ? 'started' : 'not_started');
+	});
 	return response;
+}
+
+/** One delivery's accepted events, and how to tell the memory whether n8n started them. */
+interface Delivery {
+	accepted: MessagingEvent[];
+	memory: EventIdMemory | undefined;
+	summary: DeliverySummary;
+	confirm: (started: boolean) => void;
+}
+
+/** Registers the delivery's claims as unconfirmed until `confirm` says whether n8n started them. */
+function claimsAwaitingConfirmation(
+	accepted: MessagingEvent[],
+	memory: EventIdMemory | undefined,
+): (started: boolean) => void {
+	let confirm: (started: boolean) => void = () => undefined;
+	const outcome = new Promise<boolean>((resolve) => (confirm = resolve));
+	memory?.awaitConfirmation(
+		accepted.map((event) => event.event_id),
+		outcome,
+	);
+	return confirm;
+}
+
+/** True once every first delivery these repeats wait for was started by n8n. */
+async function firstDeliveriesStarted(unconfirmed: Array<Promise<boolean>>): Promise<boolean> {
+	if (unconfirmed.length === 0) return true;
+	return (await Promise.all(unconfirmed)).every(Boolean);
 }
 
 export async function receiveDeliveryEvents(
@@ -132,7 +160,17 @@ export async function receiveDeliveryEvents(
 
 	const filters = eventFiltersOf(this);
 	const memory = (options.dropDuplicateEvents ?? true) ? eventIdMemoryFor(this) : undefined;
-	const { accepted, duplicates, filteredOut } = triageEvents(verified.events, filters, memory);
+	const { accepted, duplicates, filteredOut, unconfirmed } = triageEvents(
+		verified.events,
+		filters,
+		memory,
+	);
+	const confirm = claimsAwaitingConfirmation(accepted, memory);
+	// A repeat of an event whose first delivery n8n has not answered yet: 200 only once that one started.
+	if (!(await firstDeliveriesStarted(unconfirmed))) {
+		confirm(false);
+		return refuse(this, NOT_STARTED);
+	}
 	const summary: DeliverySummary = {
 		received: verified.events.length,
 		accepted: accepted.length,
@@ -146,6 +184,8 @@ export async function receiveDeliveryEvents(
 		});
 		return { webhookResponse: summary };
 	}
-	if (limits) return await runInBatch(this, accepted, memory, summary, limits);
-	return startExecution(this, accepted, memory, summary).response;
+	if (limits) return await runInBatch(this, { accepted, memory, summary, confirm }, limits);
+	const { response, started } = startExecution(this, accepted, memory, summary);
+	void started.then(confirm);
+	return response;
 }

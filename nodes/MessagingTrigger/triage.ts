@@ -50,6 +50,8 @@ export interface TriagedEvents {
 	accepted: MessagingEvent[];
 	duplicates: number;
 	filteredOut: number;
+	/** For repeats of events whose first delivery n8n has not answered yet: whether it started them. */
+	unconfirmed: Array<Promise<boolean>>;
 }
 
 /**
@@ -61,11 +63,14 @@ export function triageEvents(
 	filters: EventFilters,
 	memory: EventIdMemory | undefined,
 ): TriagedEvents {
-	const triaged: TriagedEvents = { accepted: [], duplicates: 0, filteredOut: 0 };
+	const triaged: TriagedEvents = { accepted: [], duplicates: 0, filteredOut: 0, unconfirmed: [] };
 	for (const event of events) {
 		if (!matchesFilters(event, filters)) triaged.filteredOut++;
-		else if (memory && !memory.claim(event.event_id)) triaged.duplicates++;
-		else triaged.accepted.push(event);
+		else if (memory && !memory.claim(event.event_id)) {
+			triaged.duplicates++;
+			const confirmation = memory.confirmationOf(event.event_id);
+			if (confirmation) triaged.unconfirmed.push(confirmation);
+		} else triaged.accepted.push(event);
 	}
 	return triaged;
 }

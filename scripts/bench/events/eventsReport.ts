@@ -163,8 +163,8 @@ function check(target: string, measured: string, holds: boolean): TargetCheck {
 
 function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCheck[] {
 	const get = (key: CaseKey) => cases.get(key);
-	const [floor, webhook, perEvent, batching, batching100] = (
-		['floor', 'webhook', 'perEvent', 'batching', 'batching100'] as const
+	const [floor, webhook, perEvent, batching, atFloorRate, batching100] = (
+		['floor', 'webhook', 'perEvent', 'batching', 'atFloorRate', 'batching100'] as const
 	).map(get);
 	const checks: TargetCheck[] = [];
 	const where = ` (${setting.label})`;
@@ -193,13 +193,18 @@ function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCh
 			),
 		);
 	}
-	if (batching) {
-		const perExecution = batching.eventsRun / Math.max(1, batching.executions);
+	if (atFloorRate) {
+		const perExecution = atFloorRate.eventsRun / Math.max(1, atFloorRate.executions);
 		checks.push(
 			check(
-				`Events: ≤ 1 execution per ${MIN_EVENTS_PER_EXECUTION} events, default batch settings${where}`,
-				`${formatNumber(perExecution, 1)} events per execution`,
+				`Events: ≤ 1 execution per ${MIN_EVENTS_PER_EXECUTION} events at the floor's rate, default batch settings${where}`,
+				`${formatNumber(perExecution, 1)} events per execution at ${atFloorRate.load.eventsPerSecond}/s`,
 				perExecution >= MIN_EVENTS_PER_EXECUTION,
+			),
+			check(
+				`Events: p99 answer ≤ max wait + 1 s at the floor's rate${where}`,
+				ms(atFloorRate.p99AnswerMs),
+				atFloorRate.p99AnswerMs <= DEFAULT_BATCH_WAIT_MS + 1_000,
 			),
 		);
 	}
@@ -209,14 +214,6 @@ function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCh
 				`Events: ≥ ${MIN_EVENTS_PER_SECOND_100_PER_POST} events/s at 100 per POST${where}`,
 				`${rate(batching100.eventsPerSecond)}/s`,
 				batching100.eventsPerSecond >= MIN_EVENTS_PER_SECOND_100_PER_POST,
-			),
-		);
-	for (const figure of [batching, batching100].filter((entry) => entry !== undefined))
-		checks.push(
-			check(
-				`Events: p99 answer ≤ max wait + 1 s, ${figure.load.perPost} per POST${where}`,
-				ms(figure.p99AnswerMs),
-				figure.p99AnswerMs <= DEFAULT_BATCH_WAIT_MS + 1_000,
 			),
 		);
 	const all = [...cases.values()];
@@ -268,7 +265,7 @@ export function eventsReport(
 		title: 'Delivery events in n8n',
 		setup:
 			`a real n8n 2.40.7, one process, the packed package; signed status events (the sandbox's signing) from a sender with ${OPEN_REQUESTS} open requests, ` +
-			`retrying every delivery not answered 2xx; the batching trigger's one-per-POST campaign offered at ${CAMPAIGN_EVENTS_PER_SECOND} events/s, every other case as fast as the open requests allow; ` +
+			`retrying every delivery not answered 2xx; the batching trigger's one-per-POST campaign offered at ${CAMPAIGN_EVENTS_PER_SECOND} events/s (its capacity), then at the rate the floor case measured (a rate n8n sustains: batch sizes and time to an answer; past capacity that time is n8n's own queue, the floor's included), every other case as fast as the open requests allow; ` +
 			`events counted from what n8n's executions ran (a recorder posted once per execution), executions from n8n's execution list; ${SETTINGS.map((setting) => setting.label).join(' and ')}`,
 		measures: settings.map((figures) => ({
 			label: `n8n's peak RSS, ${figures.setting.label}`,

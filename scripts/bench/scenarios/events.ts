@@ -83,12 +83,12 @@ async function measureSettings(
 		}
 		await warmUp(stack, recorder, targets, `${stamp}-${setting.key}`);
 		const cases = new Map<CaseKey, CaseFigures>();
-		for (const eventCase of CASES) {
+		for (const eventCase of selectedCases()) {
 			const figure = await measureCase(
 				stack.rest,
 				recorder,
 				targets[eventCase.kind],
-				loadOf(setting, eventCase),
+				loadOf(setting, eventCase, cases.get('floor')?.eventsPerSecond),
 				`${stamp}-${setting.key}-${eventCase.key}`,
 			);
 			cases.set(eventCase.key, figure);
@@ -166,6 +166,18 @@ async function measureOneProcess(
 		await stack?.stop();
 		throw new Error(`${(error as Error).message}\nn8n's log and data kept in ${runDir}`);
 	}
+}
+
+/** BENCH_EVENTS_CASES=floor,atFloorRate measures some cases while investigating (the floor before any paced by it). */
+function selectedCases(): typeof CASES {
+	const keys = process.env.BENCH_EVENTS_CASES?.split(',');
+	if (!keys) return CASES;
+	const chosen = CASES.filter((eventCase) => keys.includes(eventCase.key));
+	if (chosen.length !== keys.length)
+		throw new Error(
+			`BENCH_EVENTS_CASES: choose from ${CASES.map((entry) => entry.key).join(', ')}`,
+		);
+	return chosen;
 }
 
 /** BENCH_EVENTS_SETTINGS=lazy measures one n8n setting while investigating; both by default. */

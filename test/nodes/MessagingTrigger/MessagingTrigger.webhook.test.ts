@@ -269,6 +269,40 @@ describe("Messaging Trigger webhook, over real HTTP with n8n-core's WebhookConte
 		expect(harness.runs).toHaveLength(1);
 	});
 
+	it('answers a retry that overlaps its first delivery only once n8n answered that one: 503 when it failed', async () => {
+		await start();
+		const body = JSON.stringify(deliveryEvent());
+		harness.failNextHandOffs(1, 400);
+
+		const first = postDelivery(harness.url, body, { secret: SECRET });
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const overlapping = await postDelivery(harness.url, body, { secret: SECRET });
+		const again = await postDelivery(harness.url, body, { secret: SECRET });
+
+		expect((await first).status).toBe(500);
+		expect(overlapping.status).toBe(503);
+		expect(overlapping.body).toMatchObject({ error: { code: 'execution_not_started' } });
+		expect(again.body).toEqual({ received: 1, accepted: 1, duplicates: 0, filteredOut: 0 });
+		expect(harness.runs).toHaveLength(1);
+	});
+
+	it('answers a retry that overlaps its first delivery 200 as a duplicate once n8n started that one', async () => {
+		await start();
+		const body = JSON.stringify(deliveryEvent());
+		harness.delaySaves((delivery) => (delivery === 0 ? 400 : 0));
+
+		const sentAt = Date.now();
+		const first = postDelivery(harness.url, body, { secret: SECRET });
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const overlapping = await postDelivery(harness.url, body, { secret: SECRET });
+		const overlappingAnsweredAfter = Date.now() - sentAt;
+
+		expect((await first).status).toBe(200);
+		expect(overlapping.body).toEqual({ received: 1, accepted: 0, duplicates: 1, filteredOut: 0 });
+		expect(overlappingAnsweredAfter).toBeGreaterThanOrEqual(400);
+		expect(harness.runs).toHaveLength(1);
+	});
+
 	it('drops a retry of an event run in another n8n process, once that process saved its ids', async () => {
 		await start();
 		const body = JSON.stringify(deliveryEvent());

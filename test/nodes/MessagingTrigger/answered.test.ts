@@ -41,6 +41,22 @@ describe('whenAnswered', () => {
 		expect(result).toBe(true);
 	});
 
+	it('reads the status of an answer ended after the sender hung up without writeHead, as express sends JSON', async () => {
+		const answers = await Promise.all(
+			[200, 500].map((statusCode) =>
+				answeredWith((response, hangUp) => {
+					hangUp();
+					setTimeout(() => {
+						response.statusCode = statusCode;
+						response.setHeader('Content-Type', 'application/json');
+						response.end('{}');
+					}, 300);
+				}),
+			),
+		);
+		expect(answers).toEqual([true, false]);
+	});
+
 	it('reports false when n8n wrote a failure after the sender hung up', async () => {
 		const result = await answeredWith((response, hangUp) => {
 			hangUp();

@@ -23,6 +23,7 @@ describe('triageEvents', () => {
 			accepted: events,
 			duplicates: 0,
 			filteredOut: 0,
+			unconfirmed: [],
 		});
 		expect([memory.claim('evt_1'), memory.claim('evt_2')]).toEqual([false, false]);
 	});
@@ -33,7 +34,12 @@ describe('triageEvents', () => {
 
 		const triaged = triageEvents([event('evt_1'), event('evt_2'), event('evt_2')], ALL, memory);
 
-		expect(triaged).toEqual({ accepted: [event('evt_2')], duplicates: 2, filteredOut: 0 });
+		expect(triaged).toEqual({
+			accepted: [event('evt_2')],
+			duplicates: 2,
+			filteredOut: 0,
+			unconfirmed: [],
+		});
 	});
 
 	it('counts filtered-out events without claiming them', () => {
@@ -49,6 +55,7 @@ describe('triageEvents', () => {
 			accepted: [event('evt_2', 'failed')],
 			duplicates: 0,
 			filteredOut: 1,
+			unconfirmed: [],
 		});
 		expect(memory.claim('evt_1')).toBe(true);
 	});
@@ -68,12 +75,41 @@ describe('triageEvents', () => {
 			accepted: [inbound],
 			duplicates: 0,
 			filteredOut: 1,
+			unconfirmed: [],
 		});
 		expect(triageEvents([inbound], onlyInbound, memory)).toEqual({
 			accepted: [],
 			duplicates: 1,
 			filteredOut: 0,
+			unconfirmed: [],
 		});
+	});
+
+	it('hands a repeat of an event not yet confirmed the outcome it must wait for, and none once confirmed', async () => {
+		const memory = new EventIdMemory();
+		triageEvents([event('evt_1')], ALL, memory);
+		let confirm: (started: boolean) => void = () => undefined;
+		const outcome = new Promise<boolean>((resolve) => (confirm = resolve));
+		memory.awaitConfirmation(['evt_1'], outcome);
+
+		const waiting = triageEvents([event('evt_1')], ALL, memory);
+		confirm(true);
+		await outcome;
+		const later = triageEvents([event('evt_1')], ALL, memory);
+
+		expect(waiting.unconfirmed).toEqual([outcome]);
+		expect(later).toEqual({ accepted: [], duplicates: 1, filteredOut: 0, unconfirmed: [] });
+	});
+
+	it('releases claims n8n did not start, so the next repeat is accepted', async () => {
+		const memory = new EventIdMemory();
+		triageEvents([event('evt_1')], ALL, memory);
+		const outcome = Promise.resolve(false);
+		memory.awaitConfirmation(['evt_1'], outcome);
+		await outcome;
+		await Promise.resolve();
+
+		expect(triageEvents([event('evt_1')], ALL, memory).accepted).toEqual([event('evt_1')]);
 	});
 
 	it('lets repeats through when there is no memory of recent ids', () => {

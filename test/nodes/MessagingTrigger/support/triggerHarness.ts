@@ -50,7 +50,8 @@ export interface TriggerHarness {
 	/** The next `count` deliveries that start an execution run it, then lose their 200: the connection drops. */
 	loseNextAcknowledgements(count: number): void;
 	/** n8n fails to create the execution for the next `count` deliveries that would start one, and answers 500. */
-	failNextHandOffs(count: number): void;
+	/** n8n answers the next `count` hand-offs 500 (no execution), `afterMs` after the trigger returned. */
+	failNextHandOffs(count: number, afterMs?: number): void;
 	/**
 	 * Holds the save of the delivery numbered `delivery` (0, 1, … in arrival order) for the milliseconds returned,
 	 * so concurrent deliveries' saves land in another order than they were accepted, as on a busy database.
@@ -108,6 +109,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let credentialReads = 0;
 	let acknowledgementsToLose = 0;
 	let handOffsToFail = 0;
+	let handOffFailureDelayMs = 0;
 	let deliveries = 0;
 	let saveDelayOf: (delivery: number) => number = () => 0;
 	let secondWorkflowLate = false;
@@ -169,6 +171,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 
 		if (result.workflowData !== undefined && handOffsToFail > 0) {
 			handOffsToFail--;
+			await new Promise((resolve) => setTimeout(resolve, handOffFailureDelayMs));
 			sendJson(response, 500, { code: 0, message: 'There was a problem executing the workflow' });
 			return;
 		}
@@ -223,8 +226,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		loseNextAcknowledgements: (count) => {
 			acknowledgementsToLose = count;
 		},
-		failNextHandOffs: (count) => {
+		failNextHandOffs: (count, afterMs = 0) => {
 			handOffsToFail = count;
+			handOffFailureDelayMs = afterMs;
 		},
 		delaySaves: (delayOf) => {
 			saveDelayOf = delayOf;
