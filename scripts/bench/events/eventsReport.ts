@@ -3,6 +3,7 @@ import { DEFAULT_BATCH_WAIT_MS } from '../../../nodes/MessagingTrigger/batchSett
 import {
 	CASES,
 	OPEN_REQUESTS,
+	OPEN_REQUESTS_100_PER_POST,
 	CAMPAIGN_EVENTS_PER_SECOND,
 	SETTINGS,
 	type CaseKey,
@@ -197,12 +198,12 @@ function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCh
 		const perExecution = atFloorRate.eventsRun / Math.max(1, atFloorRate.executions);
 		checks.push(
 			check(
-				`Events: ≤ 1 execution per ${MIN_EVENTS_PER_EXECUTION} events at the floor's rate, default batch settings${where}`,
+				`Events: ≤ 1 execution per ${MIN_EVENTS_PER_EXECUTION} events at 0.8 × the floor's rate, default batch settings${where}`,
 				`${formatNumber(perExecution, 1)} events per execution at ${atFloorRate.load.eventsPerSecond}/s`,
 				perExecution >= MIN_EVENTS_PER_EXECUTION,
 			),
 			check(
-				`Events: p99 answer ≤ max wait + 1 s at the floor's rate${where}`,
+				`Events: p99 answer ≤ max wait + 1 s at 0.8 × the floor's rate${where}`,
 				ms(atFloorRate.p99AnswerMs),
 				atFloorRate.p99AnswerMs <= DEFAULT_BATCH_WAIT_MS + 1_000,
 			),
@@ -233,22 +234,16 @@ function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCh
 }
 
 /**
- * A kill's two guarantees: no event answered 2xx outside an execution n8n accepted (the trigger's), and, once the
- * executions n8n shows as crashed are retried, every event run exactly once (n8n's, with the user's Retry).
+ * A kill's guarantee: no event answered 2xx outside an execution n8n accepted, none run twice. What a Retry of n8n's
+ * crashed executions then does is printed, not targeted: a crashed execution may have run its last node before the
+ * kill, and its Retry runs those events again.
  */
-function killTargets(kill: KillFigures): TargetCheck[] {
-	return [
-		check(
-			`Events: ${kill.what} mid-burst, 0 answered 2xx outside an execution n8n accepted, 0 run twice`,
-			`${kill.lostNowhere} outside, ${kill.heldByN8n} in n8n's crashed executions, ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
-			kill.lostNowhere + kill.runTwice + kill.notAccepted === 0,
-		),
-		check(
-			`Events: ${kill.what} mid-burst, after Retry of n8n's crashed executions 0 lost, 0 run twice`,
-			`${kill.afterRetry.lost} lost, ${kill.afterRetry.runTwice} run twice, ${kill.afterRetry.failures.length} retries refused`,
-			kill.afterRetry.lost + kill.afterRetry.runTwice + kill.afterRetry.failures.length === 0,
-		),
-	];
+function killTarget(kill: KillFigures): TargetCheck {
+	return check(
+		`Events: ${kill.what} mid-burst, 0 answered 2xx outside an execution n8n accepted, 0 run twice`,
+		`${kill.lostNowhere} outside, ${kill.heldByN8n} in n8n's crashed executions, ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
+		kill.lostNowhere + kill.runTwice + kill.notAccepted === 0,
+	);
 }
 
 function sum(figures: CaseFigures[], field: 'lost' | 'runTwice' | 'notAccepted'): number {
@@ -264,8 +259,8 @@ export function eventsReport(
 	return {
 		title: 'Delivery events in n8n',
 		setup:
-			`a real n8n 2.40.7, one process, the packed package; signed status events (the sandbox's signing) from a sender with ${OPEN_REQUESTS} open requests, ` +
-			`retrying every delivery not answered 2xx; the batching trigger's one-per-POST campaign offered at ${CAMPAIGN_EVENTS_PER_SECOND} events/s (its capacity), then at the rate the floor case measured (a rate n8n sustains: batch sizes and time to an answer; past capacity that time is n8n's own queue, the floor's included), every other case as fast as the open requests allow; ` +
+			`a real n8n 2.40.7, one process, the packed package; signed status events (the sandbox's signing) from a sender with ${OPEN_REQUESTS} open requests (${OPEN_REQUESTS_100_PER_POST} at 100 events per POST), ` +
+			`retrying every delivery not answered 2xx; the batching trigger's one-per-POST campaign offered at ${CAMPAIGN_EVENTS_PER_SECOND} events/s (its capacity), then at 0.8 × the rate the floor case measured (a rate n8n sustains: batch sizes and time to an answer; at or past capacity that time is n8n's own queue, the floor's included), every other case as fast as the open requests allow; ` +
 			`events counted from what n8n's executions ran (a recorder posted once per execution), executions from n8n's execution list; ${SETTINGS.map((setting) => setting.label).join(' and ')}`,
 		measures: settings.map((figures) => ({
 			label: `n8n's peak RSS, ${figures.setting.label}`,
@@ -273,13 +268,13 @@ export function eventsReport(
 		})),
 		tables: [
 			...settings.map(settingTable),
-			...(kills.length > 0 ? [killTable(kills)] : []),
+			...(allKills.length > 0 ? [killTable(allKills)] : []),
 			...(queue ? [queueTable(queue)] : []),
 		],
 		targets: [
 			...settings.flatMap(settingTargets),
 			...(queue ? queueTargets(queue) : []),
-			...allKills.flatMap(killTargets),
+			...allKills.map(killTarget),
 		],
 	};
 }
