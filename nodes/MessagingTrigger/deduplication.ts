@@ -44,9 +44,9 @@ export class RecentEventIds {
 		return this.ids.size;
 	}
 
-	/** The newest `count` ids, oldest first. */
-	newest(count: number): string[] {
-		const all = [...this.ids];
+	/** The newest `count` ids that `keep` accepts, oldest first. */
+	newest(count: number, keep: (id: string) => boolean = () => true): string[] {
+		const all = [...this.ids].filter(keep);
 		return all.slice(Math.max(0, all.length - count));
 	}
 
@@ -120,13 +120,17 @@ export class EventIdMemory implements SavedEventIdsSource {
 		if (this.ids.delete(eventId)) this.version++;
 	}
 
-	/** A write of the newest ids into static data, read when n8n serialises it. */
-	newSave(): EventIdsSave {
-		return new EventIdsSave(this);
+	/** A write of the newest ids into static data for the execution holding `own`, read when n8n serialises it. */
+	newSave(own: Iterable<string> = []): EventIdsSave {
+		return new EventIdsSave(this, new Set(own));
 	}
 
-	savedIds(): string[] {
-		return this.ids.newest(SAVED_EVENT_IDS);
+	/**
+	 * Another batch's ids are left out until n8n has confirmed its execution: a save that reached the database with
+	 * them, followed by a crash before that execution existed, would drop every retry of them after the restart.
+	 */
+	savedIds(own: ReadonlySet<string> = new Set()): string[] {
+		return this.ids.newest(SAVED_EVENT_IDS, (id) => own.has(id) || !this.unconfirmed.has(id));
 	}
 
 	stamp(): string {

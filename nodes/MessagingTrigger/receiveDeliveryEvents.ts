@@ -61,9 +61,13 @@ function eventIdMemoryFor(context: IWebhookFunctions): EventIdMemory {
  * never save it. Writing the stamp again a moment later, once n8n has done so but is still creating the execution,
  * sets the flag again.
  */
-function writeEventIds(context: IWebhookFunctions, memory: EventIdMemory): EventIdsSave {
+function writeEventIds(
+	context: IWebhookFunctions,
+	memory: EventIdMemory,
+	events: MessagingEvent[],
+): EventIdsSave {
 	const nodeStaticData = context.getWorkflowStaticData('node');
-	const save = memory.newSave();
+	const save = memory.newSave(events.map((event) => event.event_id));
 	Object.assign(nodeStaticData, save.fields);
 	void sleep(0).then(() => {
 		save.arm();
@@ -85,7 +89,7 @@ function startExecution(
 	memory: EventIdMemory | undefined,
 	summary: DeliverySummary,
 ): { response: IWebhookResponseData; started: Promise<boolean> } {
-	const save = memory ? writeEventIds(context, memory) : undefined;
+	const save = memory ? writeEventIds(context, memory, events) : undefined;
 	const started = whenAnswered(context.getResponseObject()).then((ok) => {
 		if (ok && save && !save.serialised && memory?.takeUnsavedWarning()) warnUnsaved(context);
 		return ok;

@@ -103,6 +103,23 @@ describe('EventIdMemory', () => {
 		expect(serialised(earlier).recentEventIdsStamp).not.toBe(savedEarlier.recentEventIdsStamp);
 	});
 
+	it("leaves another batch's ids out of a save until n8n has confirmed that batch's execution", async () => {
+		const memory = new EventIdMemory();
+		for (const id of ['evt_done', 'evt_held', 'evt_mine']) memory.claim(id);
+		let confirmHeld: (started: boolean) => void = () => undefined;
+		const held = new Promise<boolean>((resolve) => (confirmHeld = resolve));
+		memory.awaitConfirmation(['evt_held'], held);
+		memory.awaitConfirmation(['evt_mine'], new Promise<boolean>(() => undefined));
+		const save = memory.newSave(['evt_mine']);
+
+		const whileHeld = serialised(save).recentEventIds;
+		confirmHeld(true);
+		await held;
+
+		expect(whileHeld).toEqual(['evt_done', 'evt_mine']);
+		expect(serialised(save).recentEventIds).toEqual(['evt_done', 'evt_held', 'evt_mine']);
+	});
+
 	it('knows whether n8n serialised a save after it was armed, and copies nothing of the memory in a structured clone', () => {
 		const memory = new EventIdMemory();
 		memory.claim('evt_a');
