@@ -99,15 +99,23 @@ export class EventIdMemory implements SavedEventIdsSource {
 	 */
 	private readonly unconfirmed = new Map<string, Promise<boolean>>();
 
+	/** Unconfirmed ids whose execution n8n is known to have created (it is saving its static data): saved by all. */
+	private readonly created = new Set<string>();
+
 	/** Settles with `outcome`: each id confirmed when it is true, released for the sender's retry when false. */
 	awaitConfirmation(eventIds: string[], outcome: Promise<boolean>): void {
 		for (const id of eventIds) this.unconfirmed.set(id, outcome);
 		void outcome.then((started) => {
 			for (const id of eventIds) {
 				if (this.unconfirmed.get(id) === outcome) this.unconfirmed.delete(id);
+				this.created.delete(id);
 				if (!started) this.release(id);
 			}
 		});
+	}
+
+	executionExists(own: ReadonlySet<string>): void {
+		for (const id of own) if (this.unconfirmed.has(id)) this.created.add(id);
 	}
 
 	/** The outcome a repeat of this event must wait for; undefined once it ran or it was never claimed here. */
@@ -126,11 +134,15 @@ export class EventIdMemory implements SavedEventIdsSource {
 	}
 
 	/**
-	 * Another batch's ids are left out until n8n has confirmed its execution: a save that reached the database with
-	 * them, followed by a crash before that execution existed, would drop every retry of them after the restart.
+	 * Another batch's ids are left out until its execution exists (n8n answered it, or is saving its static data): a
+	 * save that reached the database with them, then a crash before that execution existed, would drop every retry of
+	 * them after the restart. Once it exists every save holds them, so a save landing last cannot drop them.
 	 */
 	savedIds(own: ReadonlySet<string> = new Set()): string[] {
-		return this.ids.newest(SAVED_EVENT_IDS, (id) => own.has(id) || !this.unconfirmed.has(id));
+		return this.ids.newest(
+			SAVED_EVENT_IDS,
+			(id) => own.has(id) || !this.unconfirmed.has(id) || this.created.has(id),
+		);
 	}
 
 	stamp(): string {
