@@ -99,8 +99,8 @@ export class EventIdMemory implements SavedEventIdsSource {
 	 */
 	private readonly unconfirmed = new Map<string, Promise<boolean>>();
 
-	/** Unconfirmed ids whose execution n8n is known to have created (it is saving its static data): saved by all. */
-	private readonly created = new Set<string>();
+	/** Unconfirmed ids handed to n8n to start their execution: every save holds them, as it did before batching. */
+	private readonly handed = new Set<string>();
 
 	/** Settles with `outcome`: each id confirmed when it is true, released for the sender's retry when false. */
 	awaitConfirmation(eventIds: string[], outcome: Promise<boolean>): void {
@@ -108,14 +108,15 @@ export class EventIdMemory implements SavedEventIdsSource {
 		void outcome.then((started) => {
 			for (const id of eventIds) {
 				if (this.unconfirmed.get(id) === outcome) this.unconfirmed.delete(id);
-				this.created.delete(id);
+				this.handed.delete(id);
 				if (!started) this.release(id);
 			}
 		});
 	}
 
-	executionExists(own: ReadonlySet<string>): void {
-		for (const id of own) if (this.unconfirmed.has(id)) this.created.add(id);
+	/** The ids go to n8n now: their execution is created within milliseconds, unless n8n fails it. */
+	handedToN8n(eventIds: Iterable<string>): void {
+		for (const id of eventIds) if (this.unconfirmed.has(id)) this.handed.add(id);
 	}
 
 	/** The outcome a repeat of this event must wait for; undefined once it ran or it was never claimed here. */
@@ -134,14 +135,14 @@ export class EventIdMemory implements SavedEventIdsSource {
 	}
 
 	/**
-	 * Another batch's ids are left out until its execution exists (n8n answered it, or is saving its static data): a
-	 * save that reached the database with them, then a crash before that execution existed, would drop every retry of
-	 * them after the restart. Once it exists every save holds them, so a save landing last cannot drop them.
+	 * Ids of a batch still collecting are left out: a save that reached the database with them, then a crash during
+	 * the batch's wait (up to Batch Wait), would make the restarted n8n drop every retry of them. Once handed to n8n
+	 * every save holds them, so a save landing last cannot drop an execution that exists.
 	 */
 	savedIds(own: ReadonlySet<string> = new Set()): string[] {
 		return this.ids.newest(
 			SAVED_EVENT_IDS,
-			(id) => own.has(id) || !this.unconfirmed.has(id) || this.created.has(id),
+			(id) => own.has(id) || !this.unconfirmed.has(id) || this.handed.has(id),
 		);
 	}
 

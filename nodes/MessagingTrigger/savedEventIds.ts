@@ -8,8 +8,6 @@ export interface SavedEventIds {
 export interface SavedEventIdsSource {
 	/** `own`: the ids of the execution this save belongs to, saved even before n8n has confirmed them. */
 	savedIds(own: ReadonlySet<string>): string[];
-	/** n8n is saving the write of the execution holding `own`: it saves only once that execution exists. */
-	executionExists(own: ReadonlySet<string>): void;
 	stamp(): string;
 }
 
@@ -46,10 +44,7 @@ export class EventIdsSave {
 	}
 
 	idsNow(): string[] {
-		if (this.#armed) {
-			this.#serialised = true;
-			this.#source.executionExists(this.#own);
-		}
+		if (this.#armed) this.#serialised = true;
 		return this.#source.savedIds(this.#own);
 	}
 

@@ -120,19 +120,17 @@ describe('EventIdMemory', () => {
 		expect(serialised(save).recentEventIds).toEqual(['evt_done', 'evt_held', 'evt_mine']);
 	});
 
-	it('saves a batch in every save once n8n is saving its own write, before it answered', () => {
+	it('saves a batch in every save once it was handed to n8n, before n8n answered it', () => {
 		const memory = new EventIdMemory();
 		for (const id of ['evt_x', 'evt_y']) memory.claim(id);
 		memory.awaitConfirmation(['evt_x'], new Promise<boolean>(() => undefined));
 		memory.awaitConfirmation(['evt_y'], new Promise<boolean>(() => undefined));
-		const ownOfX = memory.newSave(['evt_x']);
 		const ownOfY = memory.newSave(['evt_y']);
 
-		const beforeX = serialised(ownOfY).recentEventIds;
-		ownOfX.arm();
-		serialised(ownOfX);
+		const whileCollecting = serialised(ownOfY).recentEventIds;
+		memory.handedToN8n(['evt_x']);
 
-		expect(beforeX).toEqual(['evt_y']);
+		expect(whileCollecting).toEqual(['evt_y']);
 		expect(serialised(ownOfY).recentEventIds).toEqual(['evt_x', 'evt_y']);
 	});
 
