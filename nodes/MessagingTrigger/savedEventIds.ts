@@ -6,8 +6,7 @@ export interface SavedEventIds {
 
 /** What a save reads from the memory when n8n serialises it. */
 export interface SavedEventIdsSource {
-	/** `own`: the ids of the execution this save belongs to, saved even before n8n has confirmed them. */
-	savedIds(own: ReadonlySet<string>): string[];
+	savedIds(): string[];
 	stamp(): string;
 }
 
@@ -19,14 +18,12 @@ export interface SavedEventIdsSource {
  */
 export class EventIdsSave {
 	readonly #source: SavedEventIdsSource;
-	readonly #own: ReadonlySet<string>;
 	#armed = false;
 	#serialised = false;
 	readonly fields: { recentEventIds: SerialisedIds; recentEventIdsStamp: SerialisedStamp };
 
-	constructor(source: SavedEventIdsSource, own: ReadonlySet<string> = new Set()) {
+	constructor(source: SavedEventIdsSource) {
 		this.#source = source;
-		this.#own = own;
 		this.fields = {
 			recentEventIds: new SerialisedIds(this),
 			recentEventIdsStamp: new SerialisedStamp(this),
@@ -45,7 +42,7 @@ export class EventIdsSave {
 
 	idsNow(): string[] {
 		if (this.#armed) this.#serialised = true;
-		return this.#source.savedIds(this.#own);
+		return this.#source.savedIds();
 	}
 
 	stampNow(): string {

@@ -6,6 +6,8 @@ import {
 	newestExecutionId,
 	retryAll,
 	unfinishedExecutions,
+	unfinishedSummaries,
+	type Summary,
 	type Unfinished,
 } from './unfinishedExecutions';
 import type { EventTarget } from './workflows';
@@ -50,14 +52,17 @@ async function retryCrashed(
 	tag: string,
 ): Promise<KillFigures['afterRetry']> {
 	// n8n re-runs an execution left `new` when it boots, and marks one left `running` crashed: wait for both.
-	await waitFor('n8n to settle its unfinished executions', 120_000, async () => {
-		const now = await unfinishedExecutions(rest, target.workflowId, 0);
-		return ['new', 'running'].every((status) => !now.statuses.has(status)) ? true : undefined;
-	}).catch(() => undefined);
-	const now = await unfinishedExecutions(rest, target.workflowId, 0);
+	const settled = (now: Summary[]) =>
+		now.every((entry) => entry.status !== 'new' && entry.status !== 'running');
+	await waitFor('n8n to settle its unfinished executions', 120_000, async () =>
+		settled(await unfinishedSummaries(rest, target.workflowId, 0)) ? true : undefined,
+	).catch(() => undefined);
+	const stillUnfinished = new Set(
+		(await unfinishedSummaries(rest, target.workflowId, 0)).map((entry) => entry.id),
+	);
 	const failures = await retryAll(
 		rest,
-		unfinished.ids.filter((id) => now.ids.includes(id)),
+		unfinished.ids.filter((id) => stillUnfinished.has(id)),
 	);
 	const runs = recorder.runsOf(target.source);
 	return {

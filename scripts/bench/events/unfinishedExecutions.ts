@@ -12,9 +12,22 @@ export interface Unfinished {
 	ids: string[];
 }
 
-interface Summary {
+export interface Summary {
 	id: string;
 	status: string;
+}
+
+/** Executions of the workflow newer than `afterId` that n8n did not finish: ids and statuses only. */
+export async function unfinishedSummaries(
+	rest: N8nRestClient,
+	workflowId: string,
+	afterId: number,
+): Promise<Summary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: UNFINISHED }));
+	const page = await rest.get<{ results: Summary[] }>(
+		`/rest/executions?filter=${filter}&limit=100`,
+	);
+	return page.results.filter((entry) => Number(entry.id) > afterId);
 }
 
 /** Executions of the workflow newer than `afterId` that n8n did not finish, and the events they hold. */
@@ -23,12 +36,8 @@ export async function unfinishedExecutions(
 	workflowId: string,
 	afterId: number,
 ): Promise<Unfinished> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: UNFINISHED }));
-	const page = await rest.get<{ results: Summary[] }>(
-		`/rest/executions?filter=${filter}&limit=100`,
-	);
 	const found: Unfinished = { statuses: new Map(), eventIds: new Set(), ids: [] };
-	for (const { id, status } of page.results.filter((entry) => Number(entry.id) > afterId)) {
+	for (const { id, status } of await unfinishedSummaries(rest, workflowId, afterId)) {
 		found.ids.push(id);
 		found.statuses.set(status, (found.statuses.get(status) ?? 0) + 1);
 		for (const eventId of await seededEventIds(rest, id)) found.eventIds.add(eventId);
