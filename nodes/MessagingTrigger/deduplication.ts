@@ -129,9 +129,9 @@ export class EventIdMemory implements SavedEventIdsSource {
 		if (this.ids.delete(eventId)) this.version++;
 	}
 
-	/** A write of the newest ids into static data, read when n8n serialises it. */
-	newSave(): EventIdsSave {
-		return new EventIdsSave(this);
+	/** A write of the newest ids into static data for the execution holding `own`, read when n8n serialises it. */
+	newSave(own: Iterable<string> = []): EventIdsSave {
+		return new EventIdsSave(this, new Set(own));
 	}
 
 	/**
@@ -139,10 +139,10 @@ export class EventIdMemory implements SavedEventIdsSource {
 	 * the batch's wait (up to Batch Wait), would make the restarted n8n drop every retry of them. Once handed to n8n
 	 * every save holds them, so a save landing last cannot drop an execution that exists.
 	 */
-	savedIds(): string[] {
+	savedIds(own: ReadonlySet<string> = new Set()): string[] {
 		return this.ids.newest(
 			SAVED_EVENT_IDS,
-			(id) => !this.unconfirmed.has(id) || this.handed.has(id),
+			(id) => own.has(id) || !this.unconfirmed.has(id) || this.handed.has(id),
 		);
 	}
 

@@ -61,9 +61,13 @@ function eventIdMemoryFor(context: IWebhookFunctions): EventIdMemory {
  * never save it. Writing the stamp again a moment later, once n8n has done so but is still creating the execution,
  * sets the flag again.
  */
-function writeEventIds(context: IWebhookFunctions, memory: EventIdMemory): EventIdsSave {
+function writeEventIds(
+	context: IWebhookFunctions,
+	memory: EventIdMemory,
+	events: MessagingEvent[],
+): EventIdsSave {
 	const nodeStaticData = context.getWorkflowStaticData('node');
-	const save = memory.newSave();
+	const save = memory.newSave(events.map((event) => event.event_id));
 	Object.assign(nodeStaticData, save.fields);
 	void sleep(0).then(() => {
 		save.arm();
@@ -85,9 +89,8 @@ function startExecution(
 	memory: EventIdMemory | undefined,
 	summary: DeliverySummary,
 ): { response: IWebhookResponseData; started: Promise<boolean> } {
-	// Before the save: n8n serialises it once the execution exists, and it must hold this batch's ids.
+	const save = memory ? writeEventIds(context, memory, events) : undefined;
 	memory?.handedToN8n(events.map((event) => event.event_id));
-	const save = memory ? writeEventIds(context, memory) : undefined;
 	const started = whenAnswered(context.getResponseObject()).then((ok) => {
 		if (ok && save && !save.serialised && memory?.takeUnsavedWarning()) warnUnsaved(context);
 		return ok;
@@ -147,6 +150,7 @@ function claimsAwaitingConfirmation(
 
 /** True once every first delivery these repeats wait for was started by n8n. */
 async function firstDeliveriesStarted(unconfirmed: Array<Promise<boolean>>): Promise<boolean> {
+	if (unconfirmed.length === 0) return true;
 	return (await Promise.all(unconfirmed)).every(Boolean);
 }
 

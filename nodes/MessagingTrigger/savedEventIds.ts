@@ -6,7 +6,8 @@ export interface SavedEventIds {
 
 /** What a save reads from the memory when n8n serialises it. */
 export interface SavedEventIdsSource {
-	savedIds(): string[];
+	/** `own`: the ids of the execution this save belongs to, saved even before n8n has confirmed them. */
+	savedIds(own: ReadonlySet<string>): string[];
 	stamp(): string;
 }
 
@@ -18,12 +19,14 @@ export interface SavedEventIdsSource {
  */
 export class EventIdsSave {
 	readonly #source: SavedEventIdsSource;
+	readonly #own: ReadonlySet<string>;
 	#armed = false;
 	#serialised = false;
 	readonly fields: { recentEventIds: SerialisedIds; recentEventIdsStamp: SerialisedStamp };
 
-	constructor(source: SavedEventIdsSource) {
+	constructor(source: SavedEventIdsSource, own: ReadonlySet<string> = new Set()) {
 		this.#source = source;
+		this.#own = own;
 		this.fields = {
 			recentEventIds: new SerialisedIds(this),
 			recentEventIdsStamp: new SerialisedStamp(this),
@@ -42,7 +45,7 @@ export class EventIdsSave {
 
 	idsNow(): string[] {
 		if (this.#armed) this.#serialised = true;
-		return this.#source.savedIds();
+		return this.#source.savedIds(this.#own);
 	}
 
 	stampNow(): string {

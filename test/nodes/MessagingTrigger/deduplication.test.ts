@@ -110,8 +110,7 @@ describe('EventIdMemory', () => {
 		const held = new Promise<boolean>((resolve) => (confirmHeld = resolve));
 		memory.awaitConfirmation(['evt_held'], held);
 		memory.awaitConfirmation(['evt_mine'], new Promise<boolean>(() => undefined));
-		memory.handedToN8n(['evt_mine']);
-		const save = memory.newSave();
+		const save = memory.newSave(['evt_mine']);
 
 		const whileHeld = serialised(save).recentEventIds;
 		confirmHeld(true);
@@ -126,8 +125,7 @@ describe('EventIdMemory', () => {
 		for (const id of ['evt_x', 'evt_y']) memory.claim(id);
 		memory.awaitConfirmation(['evt_x'], new Promise<boolean>(() => undefined));
 		memory.awaitConfirmation(['evt_y'], new Promise<boolean>(() => undefined));
-		memory.handedToN8n(['evt_y']);
-		const ownOfY = memory.newSave();
+		const ownOfY = memory.newSave(['evt_y']);
 
 		const whileCollecting = serialised(ownOfY).recentEventIds;
 		memory.handedToN8n(['evt_x']);
