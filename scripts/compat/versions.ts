@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { n8nInstallDir } from '../n8n/paths';
+import { DEFAULT_N8N_VERSION, n8nInstallDir } from '../n8n/paths';
 
-/** `untested` is a version named on the command line, outside the list. */
-export type CompatRole = 'oldest' | 'middle' | 'newest' | 'untested';
+/**
+ * `e2e` is the n8n the whole e2e, queue mode and the benchmarks run on (`DEFAULT_N8N_VERSION`); `untested` is a
+ * version named on the command line, outside the list.
+ */
+export type CompatRole = 'oldest' | 'middle' | 'e2e' | 'newest' | 'untested';
 
 export interface CompatVersion {
 	version: string;
@@ -14,12 +17,15 @@ export interface CompatVersion {
 }
 
 /**
- * The tested range (docs/compat.md says why): 2.40.7, the n8n everything else is proven on, is also the oldest 2.x
- * found to install from this machine's npm registry (older ones miss packages there or fetch one from outside it);
- * 2.41.1 is the newest that installs (2.41.3 pins packages the registry does not have).
+ * The tested range (docs/compat.md says why): 2.35.7 is the oldest 2.x found to install from this machine's npm
+ * registry (2.34.6 and 2.36.9 miss packages there, 2.33 and older too, 2.31 and older fetch one from outside it);
+ * 2.41.1 is the newest that installs (2.41.3 pins packages the registry does not have). `.ci/run` runs these two;
+ * 2.40.7 runs the whole e2e there (`npm run test:e2e`), of which the compat phases are a part.
  */
 export const COMPAT_VERSIONS: CompatVersion[] = [
-	{ version: '2.40.7', role: 'oldest', inCi: true },
+	{ version: '2.35.7', role: 'oldest', inCi: true },
+	{ version: '2.38.7', role: 'middle', inCi: false },
+	{ version: DEFAULT_N8N_VERSION, role: 'e2e', inCi: false },
 	{ version: '2.41.1', role: 'newest', inCi: true },
 ];
 
@@ -41,7 +47,8 @@ export const COMPAT_PHASES = [
 export const AGENT_VERSION_CHECKED = 3.1;
 
 /**
- * `COMPAT_ONLY=oldest,newest` or `COMPAT_ONLY=2.41.1`; `ci` is what `.ci/run` runs. Unset: every tested version.
+ * `COMPAT_ONLY=oldest,newest` (a role) or `COMPAT_ONLY=2.41.1`; `ci` is what `.ci/run` runs. Unset: every tested
+ * version.
  * A version outside the list may be named too, to try it.
  */
 export function selectedVersions(only = process.env.COMPAT_ONLY): CompatVersion[] {
@@ -55,7 +62,9 @@ export function selectedVersions(only = process.env.COMPAT_ONLY): CompatVersion[
 		const known = COMPAT_VERSIONS.filter((entry) => entry.role === name || entry.version === name);
 		if (known.length) return known;
 		if (/^\d+\.\d+\.\d+$/.test(name)) return [{ version: name, role: 'untested', inCi: false }];
-		throw new Error(`COMPAT_ONLY names "${name}": give oldest, newest, ci or a version`);
+		throw new Error(
+			`COMPAT_ONLY names "${name}": give ci, a role (oldest, middle, e2e, newest) or a version`,
+		);
 	});
 	return [...new Map(chosen.map((entry) => [entry.version, entry])).values()];
 }

@@ -6,8 +6,11 @@ const cacheRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'compat-versions-'));
 process.env.MESSAGING_N8N_CACHE = cacheRoot;
 // Required after the cache folder is set: the module reads it when loaded.
 type Versions = typeof import('../../../scripts/compat/versions');
+type Paths = typeof import('../../../scripts/n8n/paths');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const versions: Versions = require('../../../scripts/compat/versions');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { DEFAULT_N8N_VERSION }: Paths = require('../../../scripts/n8n/paths');
 
 afterAll(() => fs.rmSync(cacheRoot, { recursive: true, force: true }));
 
@@ -25,6 +28,9 @@ function writeAgentNode(version: string, table: string): void {
 test('ci picks the oldest and newest tested versions, a role or a version picks one, once', () => {
 	const ci = versions.selectedVersions('ci');
 	expect(ci.map((entry) => entry.role)).toEqual(['oldest', 'newest']);
+	expect(versions.selectedVersions('e2e')).toEqual([
+		{ version: DEFAULT_N8N_VERSION, role: 'e2e', inCi: false },
+	]);
 	expect(versions.selectedVersions('newest, 2.41.1').map((entry) => entry.version)).toEqual([
 		versions.COMPAT_VERSIONS.find((entry) => entry.role === 'newest')!.version,
 	]);
@@ -46,4 +52,20 @@ test("the AI Agent versions are read from the installed Agent node's table; none
 	);
 	expect(versions.agentVersionsOf('9.0.0')).toEqual([1.9, 2, 3.1]);
 	expect(versions.agentVersionsOf('9.0.1')).toEqual([]);
+});
+
+test("the README's table of tested n8n versions has one row per tested version, oldest and newest in CI", () => {
+	const readme = fs.readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');
+	const section = readme.split('## Tested n8n versions')[1].split('\n## ')[0];
+	const rows = [...section.matchAll(/^\| (\d+\.\d+\.\d+) +\|.*\|(.*)\|$/gm)].map(
+		([, version, by]) => ({
+			version,
+			inCi: by.includes('(CI)'),
+		}),
+	);
+	expect(rows.map((row) => row.version).sort()).toEqual(
+		versions.COMPAT_VERSIONS.map((entry) => entry.version).sort(),
+	);
+	for (const entry of versions.COMPAT_VERSIONS.filter((tested) => tested.inCi))
+		expect(rows.find((row) => row.version === entry.version)?.inCi).toBe(true);
 });
