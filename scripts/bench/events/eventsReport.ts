@@ -69,8 +69,13 @@ function settingTable(figures: SettingFigures) {
 }
 
 function lostCell(kill: KillFigures): string {
-	const held = kill.heldByN8n ? ` (${kill.heldByN8n} in n8n's crashed executions)` : '';
-	return `${kill.lost}${held} / ${kill.runTwice}${kill.notAccepted ? ` (${kill.notAccepted} never accepted)` : ''}`;
+	const starting = kill.answeredByN8nStarting.length;
+	const held = [
+		kill.heldByN8n ? `${kill.heldByN8n} in n8n's crashed executions` : '',
+		starting ? `${starting} answered 200 by n8n while starting, never reaching the trigger` : '',
+	].filter(Boolean);
+	const heldText = held.length ? ` (${held.join('; ')})` : '';
+	return `${kill.lost}${heldText} / ${kill.runTwice}${kill.notAccepted ? ` (${kill.notAccepted} never accepted)` : ''}`;
 }
 
 function afterRetryCell(kill: KillFigures): string {
@@ -241,7 +246,7 @@ function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCh
 function killTarget(kill: KillFigures): TargetCheck {
 	return check(
 		`Events: ${kill.what} mid-burst, 0 answered 2xx outside an execution n8n accepted, 0 run twice`,
-		`${kill.lostNowhere} outside, ${kill.heldByN8n} in n8n's crashed executions, ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
+		`${kill.lostNowhere} outside, ${kill.heldByN8n} in n8n's crashed executions, ${kill.answeredByN8nStarting.length} answered 200 by n8n while starting (never reached the trigger), ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
 		kill.lostNowhere + kill.runTwice + kill.notAccepted === 0,
 	);
 }

@@ -6,7 +6,7 @@ import type { N8nRestClient } from '../../n8n/rest-client';
 import type { EventRecorder } from '../../../test/e2e/event-recorder';
 import { describeAnswers, unfinishedExecutions } from '../../../test/e2e/trigger-burst.e2e';
 import { percentile } from '../stats';
-import { campaignDeliveries, sendAll, type SendResult } from './sender';
+import { campaignDeliveries, sendAll, type Delivery, type SendResult } from './sender';
 import type { EventTarget } from './workflows';
 
 export interface Load {
@@ -32,6 +32,11 @@ export interface CaseFigures {
 	/** Answered 2xx and never ran. */
 	lost: number;
 	lostEventIds: string[];
+	/**
+	 * Of those, the ones n8n itself answered 200 "n8n is starting up. Please wait" (n8n 2.40.7 answers every request so
+	 * while its migrations check runs at start): the delivery never reached the trigger.
+	 */
+	answeredByN8nStarting: string[];
 	runTwice: number;
 	/** Events whose delivery was never answered 2xx by the sender's deadline. */
 	notAccepted: number;
@@ -149,15 +154,33 @@ export async function measureCase(
 			acceptedEvents.size,
 			() => runsOfCase(recorder, target, eventIds).filter((count) => count > 0).length,
 		);
+	const figures = runFigures(recorder, target, eventIds, acceptedEvents, sent);
 	return {
 		kind: target.kind,
 		load,
-		...runFigures(recorder, target, eventIds, acceptedEvents, sent),
+		...figures,
+		answeredByN8nStarting: answeredByN8nStarting(deliveries, figures.lostEventIds, sent),
 		executions: (await countExecutions(rest, target.workflowId)) - executionsBefore,
 		p99AnswerMs: sent.answerMs.length > 0 ? percentile(sent.answerMs, 0.99) : Number.NaN,
 		notAccepted: load.events - acceptedEvents.size,
 		answers: describeAnswers(sent.answers),
 	};
+}
+
+/** n8n's own answer to every request while it starts (abstract-server.js), status 200. */
+export const N8N_STARTING_ANSWER = 'n8n is starting up. Please wait';
+
+/** Lost events whose delivery n8n answered with N8N_STARTING_ANSWER: they never reached the trigger. */
+function answeredByN8nStarting(
+	deliveries: Delivery[],
+	lostEventIds: string[],
+	sent: SendResult,
+): string[] {
+	const lost = new Set(lostEventIds);
+	return deliveries
+		.filter((delivery) => sent.acceptedAnswers.get(delivery.id)?.body === N8N_STARTING_ANSWER)
+		.flatMap((delivery) => delivery.events.map((event) => event.event_id))
+		.filter((id) => lost.has(id));
 }
 
 /** The target's webhook at another n8n process (queue mode: a webhook process, not the main). */

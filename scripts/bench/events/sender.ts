@@ -61,6 +61,8 @@ export interface SendResult {
 	/** Every attempt's answer by HTTP status (0: no answer: refused, reset or timed out). */
 	answers: Map<number, number>;
 	attempts: number;
+	/** When each delivery was answered 2xx, and the answer's body (how the trigger counted its events). */
+	acceptedAnswers: Map<string, { at: number; body: string }>;
 }
 
 const ATTEMPT_TIMEOUT_MS = 120_000;
@@ -72,7 +74,7 @@ async function post(
 	url: string,
 	delivery: Delivery,
 	secret: string,
-): Promise<{ status: number; retryAfterMs: number }> {
+): Promise<{ status: number; retryAfterMs: number; body: string }> {
 	const body = JSON.stringify(delivery.events.length === 1 ? delivery.events[0] : delivery.events);
 	const headers = deliveryHeaders(secret, delivery.id, Math.floor(Date.now() / 1000), body);
 	try {
@@ -82,15 +84,16 @@ async function post(
 			body,
 			signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
 		});
-		await response.arrayBuffer();
+		const text = await response.text();
 		const retryAfter = Number(response.headers.get('retry-after'));
 		return {
 			status: response.status,
+			body: text.slice(0, 200),
 			retryAfterMs:
 				retryAfter > 0 ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : RETRY_DELAY_MS,
 		};
 	} catch {
-		return { status: 0, retryAfterMs: RETRY_DELAY_MS };
+		return { status: 0, retryAfterMs: RETRY_DELAY_MS, body: '' };
 	}
 }
 
@@ -112,6 +115,7 @@ export async function sendAll(plan: SenderPlan): Promise<SendResult> {
 		accepted: new Set(),
 		answerMs: [],
 		answers: new Map(),
+		acceptedAnswers: new Map(),
 		attempts: 0,
 	};
 	let eventsScheduled = 0;
@@ -151,6 +155,7 @@ export async function sendAll(plan: SenderPlan): Promise<SendResult> {
 			if (answer.status >= 200 && answer.status < 300) {
 				result.answerMs.push(Date.now() - sentAt);
 				result.accepted.add(next.delivery.id);
+				result.acceptedAnswers.set(next.delivery.id, { at: Date.now(), body: answer.body });
 				unsettled--;
 			} else retries.push({ delivery: next.delivery, dueAt: Date.now() + answer.retryAfterMs });
 		}

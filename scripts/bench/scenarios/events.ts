@@ -19,7 +19,7 @@ import {
 	type CaseKey,
 } from '../events/cases';
 import { eventsReport, type SettingFigures } from '../events/eventsReport';
-import { killMidBurst, type KillFigures } from '../events/killMidBurst';
+import { killMidBurst, type KillFigures, type StopSignal } from '../events/killMidBurst';
 import { measureCase, peakRssMb, type CaseFigures } from '../events/measureCase';
 import { measureQueueMode } from '../events/queueMode';
 import { createEventTarget, type EntryKind, type EventTarget } from '../events/workflows';
@@ -113,7 +113,12 @@ async function measureKills(
 		openRequests: OPEN_REQUESTS,
 		eventsPerSecond: CAMPAIGN_EVENTS_PER_SECOND,
 	};
-	for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+	// BENCH_EVENTS_SIGNALS=SIGTERM stops n8n one way only while investigating.
+	const signals = (process.env.BENCH_EVENTS_SIGNALS?.split(',') ?? [
+		'SIGKILL',
+		'SIGTERM',
+	]) as StopSignal[];
+	for (const signal of signals) {
 		const restart = async () => {
 			await stack.restartN8n({ signal });
 			await waitUntilRegistered(target);
@@ -127,6 +132,9 @@ async function measureKills(
 			`${stamp}-kill-${signal}`,
 		);
 		kills.push(figure);
+		const byN8nStarting = new Set(figure.answeredByN8nStarting);
+		const lostHere = figure.lostEventIds.filter((id) => !byN8nStarting.has(id));
+		if (figure.lostNowhere > 0) log(`lost, for instance: ${lostHere.slice(0, 5).join(', ')}`);
 		log(
 			`${signal} mid-burst: n8n away ${figure.downSeconds.toFixed(1)} s, ${describeCase('batching', figure)}`,
 		);
@@ -160,7 +168,9 @@ async function measureOneProcess(
 			: [];
 		const kills = await measureKills(stack, recorder, targets.batching, stamp);
 		await stack.stop();
-		fs.rmSync(runDir, { recursive: true, force: true });
+		// BENCH_EVENTS_KEEP=1 keeps n8n's log and database for a look afterwards.
+		if (process.env.BENCH_EVENTS_KEEP) log(`n8n's log and data kept in ${runDir}`);
+		else fs.rmSync(runDir, { recursive: true, force: true });
 		return { settings, kills };
 	} catch (error) {
 		await stack?.stop();
