@@ -31,7 +31,10 @@ export async function executeWorkflowToFile(
 			}),
 			N8N_LOG_LEVEL: 'info',
 		};
-		const child = spawn(NODE24_BIN, [N8N_BIN, 'execute', `--id=${workflowId}`, '--rawOutput'], {
+		// BENCH_N8N_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the n8n process (not allowed in NODE_OPTIONS).
+		const nodeArgs = process.env.BENCH_N8N_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+		const args = [...nodeArgs, N8N_BIN, 'execute', `--id=${workflowId}`, '--rawOutput'];
+		const child = spawn(NODE24_BIN, args, {
 			cwd: target.userFolder,
 			env,
 			stdio: ['ignore', output, errors],

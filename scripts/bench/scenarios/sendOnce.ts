@@ -103,9 +103,11 @@ export async function measureSendOnce(
 	try {
 		cli = await prepareN8n(sandbox, proxy);
 		const stamp = Date.now().toString(36);
+		// BENCH_SEND_ONCE_RUNS=fast/10000 measures some runs while investigating.
+		const only = process.env.BENCH_SEND_ONCE_RUNS?.split(',');
 		for (let repetition = 0; repetition < repetitions; repetition++)
 			for (const provider of PROVIDERS)
-				for (const size of SIZES)
+				for (const size of SIZES.filter((n) => !only || only.includes(`${provider.key}/${n}`)))
 					for (const entry of rotated(CASES, repetition)) {
 						const tag = `${provider.key}${size}${entry.key}${repetition}${stamp}`;
 						const sample = await runCase(cli, sandbox, proxy, {
@@ -118,7 +120,7 @@ export async function measureSendOnce(
 						const key = `${provider.key}/${size}/${entry.key}`;
 						book.set(key, [...(book.get(key) ?? []), sample]);
 						process.stderr.write(
-							`    send once: ${provider.label}, ${size}, ${entry.key}: node ${formatNumber(sample.nodeMs / 1000, 2)} s, peak ${formatNumber(sample.peakRssMb)} MB\n`,
+							`    send once: ${provider.label}, ${size}, ${entry.key}: node ${formatNumber(sample.nodeMs / 1000, 2)} s (on the wire ${formatNumber(sample.sendingMs / 1000, 2)} s, p99 ${formatNumber(sample.p99LatencyMs)} ms), peak ${formatNumber(sample.peakRssMb)} MB\n`,
 						);
 					}
 	} finally {

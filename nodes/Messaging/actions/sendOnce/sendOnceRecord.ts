@@ -25,21 +25,28 @@ export function nodeProcessedValues(context: IExecuteFunctions): ProcessedValues
 	};
 }
 
-/** Enough for three values per message of a 20,000-message campaign; a bigger run raises it for itself. */
+/** Enough for the two values per message of a 30,000-message campaign; a bigger run raises it for itself. */
 const MIN_ENTRIES = 60_000;
 /** Acknowledgements are written together: each write rewrites the node's whole record. */
 const FLUSH_EVERY_MS = 500;
 const FLUSH_AT = 1_000;
+/**
+ * So a write's cost grows with the record, and groups grow with it: past this many values of the run, a group
+ * is as many times longer (time and size), up to MAX_GROUP_SCALE, which bounds what a dead worker leaves unwritten.
+ */
+const VALUES_PER_GROUP_SCALE = 5_000;
+const MAX_GROUP_SCALE = 4;
 
 /**
- * The record of acknowledged sends. Time is kept in the values: a value names its half-window bucket, and a look-up
- * asks the current and the previous bucket, so a message counts as sent for at least half the window and never
- * longer than the window.
+ * The record of acknowledged sends. Time is kept in the acknowledgements: each names its half-window bucket, and a
+ * look-up asks the current and the previous bucket, so a message counts as sent for at least half the window and
+ * never longer than the window.
  *
  * Two kinds of value, because a look-up records what it asks about. A claim `c:` is written before a message is
- * sent: asking about it is harmless. An acknowledgement `a:` is written only once the provider accepted the
- * message, and asked about only for messages claimed before; the look-up's own writes that would say more than
- * the record held are removed at once, before any is sent.
+ * sent: asking about it is harmless, and it only says whether to look further, so it carries no bucket (one value
+ * per message, where the record's size is every write's cost). An acknowledgement `a:` is written only once the
+ * provider accepted the message, and asked about only for messages claimed before; the look-up's own writes that
+ * would say more than the record held are removed at once, before any is sent.
  */
 export class SendOnceRecord {
 	private readonly bucketMs: number;
@@ -52,6 +59,11 @@ export class SendOnceRecord {
 
 	private lastWriteAt: number;
 
+	private writing = false;
+
+	/** The values this run has written: the claims, then the acknowledgements. */
+	private valuesWritten = 0;
+
 	private writeError: unknown;
 
 	constructor(
@@ -61,7 +73,7 @@ export class SendOnceRecord {
 		private readonly now: () => number = Date.now,
 	) {
 		this.bucketMs = windowMs / 2;
-		this.maxEntries = Math.max(MIN_ENTRIES, 4 * messages);
+		this.maxEntries = Math.max(MIN_ENTRIES, 3 * messages);
 		this.lastWriteAt = now();
 	}
 
@@ -77,10 +89,11 @@ export class SendOnceRecord {
 			`${kind}:${id}:${bucket - 1}`,
 		];
 		const claims = await this.store.checkAndRecord(
-			identities.flatMap((id) => inBuckets('c', id)),
+			identities.map((id) => `c:${id}`),
 			this.maxEntries,
 		);
-		const claimedBefore = identities.filter((id) => inBuckets('c', id).some((v) => claims.has(v)));
+		this.valuesWritten += identities.length;
+		const claimedBefore = identities.filter((id) => claims.has(`c:${id}`));
 		if (claimedBefore.length === 0) return new Set();
 		const acks = await this.store.checkAndRecord(
 			claimedBefore.flatMap((id) => inBuckets('a', id)),
@@ -104,8 +117,19 @@ export class SendOnceRecord {
 
 	acknowledged(identity: string): void {
 		this.pending.push(`a:${identity}:${this.bucket()}`);
-		if (this.pending.length >= FLUSH_AT || this.now() - this.lastWriteAt >= FLUSH_EVERY_MS)
-			void this.flush();
+		if (this.writeDue()) void this.flush();
+	}
+
+	private writeDue(): boolean {
+		if (this.writing) return false;
+		const scale = Math.min(
+			MAX_GROUP_SCALE,
+			Math.max(1, this.valuesWritten / VALUES_PER_GROUP_SCALE),
+		);
+		return (
+			this.pending.length >= FLUSH_AT * scale ||
+			this.now() - this.lastWriteAt >= FLUSH_EVERY_MS * scale
+		);
 	}
 
 	/** One write at a time: two at once would each rewrite the record without the other's values. */
@@ -113,13 +137,16 @@ export class SendOnceRecord {
 		if (this.pending.length === 0) return this.writes;
 		const values = this.pending;
 		this.pending = [];
-		this.lastWriteAt = this.now();
+		this.writing = true;
+		this.valuesWritten += values.length;
 		this.writes = this.writes.then(async () => {
 			try {
 				await this.store.checkAndRecord(values, this.maxEntries);
 			} catch (error) {
 				this.writeError ??= error;
 			}
+			this.writing = false;
+			this.lastWriteAt = this.now();
 		});
 		return this.writes;
 	}

@@ -8,6 +8,9 @@ import { InMemoryProcessedData } from '../../../../helpers/processedDataStore';
 
 const HOUR = 3_600_000;
 
+/** Lets the record's write, which runs between acknowledgements in a real run, finish. */
+const settled = async () => await new Promise((resolve) => setImmediate(resolve));
+
 /** The node's view of n8n's store, over the store's own semantics, for one workflow and node. */
 function valuesOf(store: InMemoryProcessedData): ProcessedValues {
 	const context = { workflow: { id: 'wf', active: true }, node: { id: 'node' } as INode };
@@ -38,7 +41,7 @@ describe('the record of acknowledged sends', () => {
 	test('a first run finds nothing and costs one write before sending', async () => {
 		const { store, record } = setUp();
 		expect(await record().acknowledgedBefore(['a', 'b'])).toEqual(new Set());
-		expect(store.calls).toEqual([{ kind: 'check', values: 4, rowAfter: 4 }]);
+		expect(store.calls).toEqual([{ kind: 'check', values: 2, rowAfter: 2 }]);
 	});
 
 	test('a run that died: what was acknowledged and written is skipped, the rest is sent again', async () => {
@@ -77,7 +80,10 @@ describe('the record of acknowledged sends', () => {
 		await run.acknowledgedBefore(Array.from({ length: 3_000 }, (_, i) => `m${i}`));
 		for (let i = 0; i < 2_500; i += 1) {
 			run.acknowledged(`m${i}`);
-			if (i % 100 === 0) clock.advance(10);
+			if (i % 100 === 0) {
+				clock.advance(10);
+				await settled();
+			}
 		}
 		expect(await run.finish()).toBeUndefined();
 		const writes = store.calls.slice(1);
@@ -85,6 +91,47 @@ describe('the record of acknowledged sends', () => {
 
 		const rerun = await record().acknowledgedBefore(['m0', 'm2499', 'm2500']);
 		expect(rerun).toEqual(new Set(['m0', 'm2499']));
+	});
+
+	test('a bigger record is written in bigger groups: 500 ms up to 5,000 values, up to 2 s from 20,000', async () => {
+		const { store, clock, record } = setUp();
+		const run = record(20_000);
+		await run.acknowledgedBefore(Array.from({ length: 20_000 }, (_, i) => `m${i}`));
+		const writeTimes: number[] = [];
+		const check = store.checkProcessedAndRecord.bind(store);
+		jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
+			writeTimes.push(clock.now());
+			return await check(...args);
+		});
+		// 20,000 acknowledgements, one every 5 ms: at 500 ms a group that would be 100 writes.
+		for (let i = 0; i < 20_000; i += 1) {
+			run.acknowledged(`m${i}`);
+			clock.advance(5);
+			if (i % 10 === 0) await settled();
+		}
+		expect(await run.finish()).toBeUndefined();
+		// finish() writes what is left at once.
+		const gaps = writeTimes.slice(1, -1).map((at, i) => at - writeTimes[i]);
+		// The record starts at 20,000 values (the claims), so every group is four times longer.
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2_000);
+		expect(Math.max(...gaps)).toBeLessThanOrEqual(2_050);
+		expect(await record().acknowledgedBefore(['m0', 'm19999'])).toEqual(new Set(['m0', 'm19999']));
+	});
+
+	test('a small record keeps 500 ms groups', async () => {
+		const { store, clock, record } = setUp();
+		const run = record(600);
+		await run.acknowledgedBefore(Array.from({ length: 600 }, (_, i) => `m${i}`));
+		for (let i = 0; i < 600; i += 1) {
+			run.acknowledged(`m${i}`);
+			clock.advance(20); // 50 a second
+			await settled();
+		}
+		await run.finish();
+		const groups = store.calls.slice(1).map((call) => call.values);
+		// 500 ms at 50 a second, the acknowledgement that finds the group due included.
+		expect(new Set(groups.slice(0, -1))).toEqual(new Set([26]));
+		expect(groups.reduce((sum, values) => sum + values, 0)).toBe(600);
 	});
 
 	test('a failed write is reported by finish and does not stop later writes', async () => {
