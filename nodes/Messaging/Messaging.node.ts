@@ -21,7 +21,9 @@ export class Messaging implements INodeType {
 		name: 'messaging',
 		icon: { light: 'file:messaging.svg', dark: 'file:messaging.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Send Once Within is 24 hours unless set (nodes saved at 1 keep 0: see sendOnceOption).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ $parameter["resource"] === "whatsapp" ? "WhatsApp: " + ($parameter["operation"] === "sendAndWait" ? "Send and Wait" : "Send") + " " + $parameter["messageType"] : "SMS: Send" }}',
 		description: 'Send DLT-compliant SMS and WhatsApp messages through the Messaging API',

@@ -253,7 +253,7 @@ describe('Messaging node description', () => {
 			maxPerSecond: 0,
 			maxTries429: 3,
 			idempotencyKey: '',
-			sendOnceHours: 0,
+			sendOnceHours: 24,
 		});
 	});
 

@@ -10,6 +10,7 @@ import {
 	optionsFieldGuide,
 } from '../../validation/sendOptionsSchema';
 import type { ItemParameters } from './itemParameters';
+import { unsetSendOnceHours } from './sendOnceOption';
 import { sendOptions } from './sendOptions';
 
 export interface BatchSettings {
@@ -74,6 +75,13 @@ export function readSendSettings(parameters: ItemParameters, itemIndex: number):
 
 /** Batch-wide knobs are read from the first item: one pool and one limiter serve the whole run. */
 export function readBatchSettings(parameters: ItemParameters): BatchSettings {
-	const { maxTries429, ...others } = readOptions(parameters, batchOptions, 0);
-	return { ...others, maxTriesPerMessage: maxTries429 };
+	const { maxTries429, sendOnceHours, ...others } = readOptions(parameters, batchOptions, 0);
+	const unset = parameters.readOption('sendOnceHours', 0) === '';
+	return {
+		...others,
+		maxTriesPerMessage: maxTries429,
+		sendOnceHours: unset
+			? unsetSendOnceHours(parameters.context.getNode().typeVersion)
+			: sendOnceHours,
+	};
 }

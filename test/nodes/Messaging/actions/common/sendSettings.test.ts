@@ -8,11 +8,12 @@ import {
 import { Messaging } from '../../../../../nodes/Messaging/Messaging.node';
 import { messagingNode } from '../../../../helpers/nodeFixtures';
 
-const node: INode = messagingNode({}, { id: 'send-settings' });
+/** A node added today, at the node's default version. */
+const node: INode = messagingNode({}, { id: 'send-settings', typeVersion: 1.1 });
 
-function contextWithOptions(options: Record<string, unknown>): IExecuteFunctions {
+function contextWithOptions(options: Record<string, unknown>, onNode = node): IExecuteFunctions {
 	return {
-		getNode: () => node,
+		getNode: () => onNode,
 		getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) =>
 			name.startsWith('options.') ? (options[name.slice('options.'.length)] ?? fallback) : fallback,
 	} as unknown as IExecuteFunctions;
@@ -76,8 +77,17 @@ describe('send options: the editor bounds and the check agree', () => {
 			maxConcurrency: 0,
 			maxPerSecond: 0,
 			maxTriesPerMessage: 3,
-			sendOnceHours: 0,
+			sendOnceHours: 24,
 		});
+	});
+
+	test('a node saved at version 1 sends every time unless Send Once Within is set', () => {
+		const savedAtOne = messagingNode({}, { id: 'saved-at-1', typeVersion: 1 });
+		const read = (options: Record<string, unknown>) =>
+			readBatchSettings(new ItemParameters(contextWithOptions(options, savedAtOne)));
+		expect(read({}).sendOnceHours).toBe(0);
+		expect(read({ sendOnceHours: 24 }).sendOnceHours).toBe(24);
+		expect(new Messaging().description.defaultVersion).toBe(1.1);
 	});
 
 	test('a refusal says how to fix it, and Max Messages per Second keeps its fraction', () => {

@@ -203,6 +203,23 @@ describe('legitimate repeats still go out', () => {
 		expect(acceptedSends()).toHaveLength(4);
 	});
 
+	test.each([
+		[1.1, 'a node added today sends once with no setting', 1],
+		[1, 'a node saved at version 1 sends every time unless set', 2],
+	])('version %s: %s', async (typeVersion, _title, sends) => {
+		const atVersion = {
+			...workflow,
+			nodes: workflow.nodes.map((node) =>
+				node.name === 'Messaging' ? { ...node, typeVersion } : node,
+			),
+		};
+		const run = campaign({ workflow: atVersion, items: rows(1), parameters: {} });
+		await run();
+		const again = await run();
+		expect(acceptedSends()).toHaveLength(sends);
+		expect(skipped(again.outputs.Messaging)).toHaveLength(2 - sends);
+	});
+
 	test('Send Once Within 0 sends every time, without an Idempotency-Key', async () => {
 		const run = campaign({
 			items: rows(2),
