@@ -24,7 +24,7 @@ describe('SMS send through the n8n engine', () => {
 		expect(request.path).toBe('/v1/sms/send');
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox().apiKey}`);
 		expect(request.contentType).toBe('application/x-www-form-urlencoded');
-		// Send once is opt-in (Send Once Within 0 by default): no key unless the user or that option asks for one.
+		// The fixture's node is at version 1 (Send Once Within 0 unless set): no key unless the user or that option asks for one.
 		expect(request.headers['idempotency-key']).toBeUndefined();
 		const fields = formFields(request.rawBody);
 		expect(fields).toEqual({

@@ -30,7 +30,7 @@ function campaign(options: Partial<RunWorkflowOptions> = {}) {
 			workflow,
 			credentials: { baseUrl: sandbox().url, apiKey: sandbox().apiKey },
 			workflowId,
-			// Send once is opt-in while its cost is measured (docs/send-once.md).
+			// The fixture's node is at version 1, where send once is off unless set.
 			parameters: { Messaging: { options: { sendOnceHours: 24 } } },
 			...options,
 			...more,
