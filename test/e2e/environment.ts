@@ -90,10 +90,15 @@ export async function runInE2eEnvironment(
 	const runner = new CheckRunner();
 	let stack: LocalStack | undefined;
 	try {
+		const packDir = path.join(runDir, 'pack');
+		// `npm run test:compat` builds once for every n8n it checks at once: a build each would rewrite dist/ under
+		// the others. Copied in, the packed package is reused when the sources still match it.
+		const prebuilt = process.env.MESSAGING_PACKED_FROM;
+		if (prebuilt) fs.cpSync(prebuilt, packDir, { recursive: true });
 		stack = await startLocalStack({
 			userFolder,
-			packDir: path.join(runDir, 'pack'),
-			reusePack: false,
+			packDir,
+			reusePack: Boolean(prebuilt),
 			examples: loadExamples(),
 			fixturePackages: [BARE_TRIGGER_PACKAGE_DIR],
 			owner,

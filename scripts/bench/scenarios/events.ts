@@ -20,6 +20,7 @@ import {
 } from '../events/cases';
 import { eventsReport, type SettingFigures } from '../events/eventsReport';
 import { killMidBurst, type KillFigures, type StopSignal } from '../events/killMidBurst';
+import { startReadinessGate } from '../events/readinessGate';
 import { measureCase, peakRssMb, type CaseFigures } from '../events/measureCase';
 import { measureQueueMode } from '../events/queueMode';
 import { createEventTarget, type EntryKind, type EventTarget } from '../events/workflows';
@@ -123,14 +124,24 @@ async function measureKills(
 			await stack.restartN8n({ signal });
 			await waitUntilRegistered(target);
 		};
+		// As the README says to run n8n: webhooks reach it only once it is ready (BENCH_EVENTS_UNGATED=1 posts directly).
+		const gate = process.env.BENCH_EVENTS_UNGATED
+			? undefined
+			: await startReadinessGate(new URL(target.url).origin);
 		const figure = await killMidBurst(
 			stack.rest,
 			recorder,
 			target,
 			load,
-			{ what: `n8n ${signal}`, restart },
+			{
+				what: gate ? `n8n ${signal} (behind a readiness check)` : `n8n ${signal}`,
+				restart,
+				origins: gate ? [gate.origin] : undefined,
+			},
 			`${stamp}-kill-${signal}`,
 		);
+		await gate?.stop();
+		if (gate) log(`${signal}: the readiness check turned away ${gate.turnedAway()} attempts`);
 		kills.push(figure);
 		const byN8nStarting = new Set(figure.answeredByN8nStarting);
 		const lostHere = figure.lostEventIds.filter((id) => !byN8nStarting.has(id));
