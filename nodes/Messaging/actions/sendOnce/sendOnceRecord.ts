@@ -31,8 +31,8 @@ const MIN_ENTRIES = 60_000;
 const FLUSH_EVERY_MS = 500;
 const FLUSH_AT = 1_000;
 /**
- * So a write's cost grows with the record, and groups grow with it: past this many values of the run, a group
- * is as many times longer (time and size), up to MAX_GROUP_SCALE, which bounds what a dead worker leaves unwritten.
+ * A write's cost grows with the record, so groups grow with it: past this many values of the run, a group is as
+ * many times longer (time and size), up to MAX_GROUP_SCALE, which bounds what a dead worker leaves unwritten.
  */
 const VALUES_PER_GROUP_SCALE = 5_000;
 const MAX_GROUP_SCALE = 4;
