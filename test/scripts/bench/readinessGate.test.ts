@@ -24,7 +24,7 @@ async function startN8nDouble(state: {
 	const { port } = server.address() as AddressInfo;
 	return {
 		origin: `http://127.0.0.1:${port}`,
-		close: async () => await new Promise((resolve) => server.close(resolve)),
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
 
