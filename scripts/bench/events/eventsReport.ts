@@ -246,8 +246,8 @@ function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCh
 function killTarget(kill: KillFigures): TargetCheck {
 	return check(
 		`Events: ${kill.what} mid-burst, 0 answered 2xx outside an execution n8n accepted, 0 run twice`,
-		`${kill.lostNowhere} outside, ${kill.heldByN8n} in n8n's crashed executions, ${kill.answeredByN8nStarting.length} answered 200 by n8n while starting (never reached the trigger), ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
-		kill.lostNowhere + kill.runTwice + kill.notAccepted === 0,
+		`${kill.lostNowhereIds.length} outside, ${kill.heldByN8n} in n8n's crashed executions, ${kill.answeredByN8nStarting.length} answered 200 by n8n while starting (never reached the trigger), ${kill.runTwice} run twice, ${kill.notAccepted} never accepted`,
+		kill.lostNowhereIds.length + kill.runTwice + kill.notAccepted === 0,
 	);
 }
 

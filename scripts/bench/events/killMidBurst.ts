@@ -24,7 +24,7 @@ export interface KillFigures extends CaseFigures {
 	/** Of the events answered 2xx that never ran: those n8n holds in an unfinished execution (its Retry runs them). */
 	heldByN8n: number;
 	/** Answered 2xx, never ran, in no execution n8n kept, and answered by the trigger: the trigger's own loss. */
-	lostNowhere: number;
+	lostNowhereIds: string[];
 	/** After a user's Retry of every crashed execution. */
 	afterRetry: { lost: number; runTwice: number; failures: string[] };
 }
@@ -102,14 +102,17 @@ export async function killMidBurst(
 	});
 	const unfinished = await unfinishedExecutions(rest, target.workflowId, newestBefore);
 	const heldByN8n = figures.lostEventIds.filter((id) => unfinished.eventIds.has(id)).length;
-	const startingAnswers = figures.answeredByN8nStarting.length;
+	const byN8nStarting = new Set(figures.answeredByN8nStarting);
+	const lostNowhereIds = figures.lostEventIds.filter(
+		(id) => !unfinished.eventIds.has(id) && !byN8nStarting.has(id),
+	);
 	return {
 		...figures,
 		what: plan.what,
 		downSeconds,
 		unfinished: describeStatuses(unfinished),
 		heldByN8n,
-		lostNowhere: figures.lost - heldByN8n - startingAnswers,
+		lostNowhereIds,
 		afterRetry: await retryCrashed(rest, recorder, target, unfinished, figures.lostEventIds, tag),
 	};
 }

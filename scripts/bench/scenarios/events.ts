@@ -143,9 +143,8 @@ async function measureKills(
 		await gate?.stop();
 		if (gate) log(`${signal}: the readiness check turned away ${gate.turnedAway()} attempts`);
 		kills.push(figure);
-		const byN8nStarting = new Set(figure.answeredByN8nStarting);
-		const lostHere = figure.lostEventIds.filter((id) => !byN8nStarting.has(id));
-		if (figure.lostNowhere > 0) log(`lost, for instance: ${lostHere.slice(0, 5).join(', ')}`);
+		if (figure.lostNowhereIds.length > 0)
+			log(`lost, for instance: ${figure.lostNowhereIds.slice(0, 5).join(', ')}`);
 		log(
 			`${signal} mid-burst: n8n away ${figure.downSeconds.toFixed(1)} s, ${describeCase('batching', figure)}`,
 		);
