@@ -11,6 +11,21 @@ const HOUR = 3_600_000;
 /** Lets the record's write, which runs between acknowledgements in a real run, finish. */
 const settled = async () => await new Promise((resolve) => setImmediate(resolve));
 
+const messageIds = (count: number) => Array.from({ length: count }, (_, i) => `m${i}`);
+
+/** Acknowledges `m0`, `m1`, … one every `stepMs` of the clock, letting the record's writes finish every `settleEvery`. */
+async function acknowledgeEach(
+	run: SendOnceRecord,
+	clock: { advance: (ms: number) => number },
+	{ count, stepMs, settleEvery }: { count: number; stepMs: number; settleEvery: number },
+) {
+	for (let i = 0; i < count; i += 1) {
+		run.acknowledged(`m${i}`);
+		clock.advance(stepMs);
+		if (i % settleEvery === 0) await settled();
+	}
+}
+
 /** The node's view of n8n's store, over the store's own semantics, for one workflow and node. */
 function valuesOf(store: InMemoryProcessedData): ProcessedValues {
 	const context = { workflow: { id: 'wf', active: true }, node: { id: 'node' } as INode };
@@ -77,7 +92,7 @@ describe('the record of acknowledged sends', () => {
 	test('acknowledgements are written together, one write at a time, and all by finish', async () => {
 		const { store, clock, record } = setUp();
 		const run = record(3_000);
-		await run.acknowledgedBefore(Array.from({ length: 3_000 }, (_, i) => `m${i}`));
+		await run.acknowledgedBefore(messageIds(3_000));
 		for (let i = 0; i < 2_500; i += 1) {
 			run.acknowledged(`m${i}`);
 			if (i % 100 === 0) {
@@ -96,7 +111,7 @@ describe('the record of acknowledged sends', () => {
 	test('a bigger record is written in bigger groups: 500 ms up to 5,000 values, up to 2 s from 20,000', async () => {
 		const { store, clock, record } = setUp();
 		const run = record(20_000);
-		await run.acknowledgedBefore(Array.from({ length: 20_000 }, (_, i) => `m${i}`));
+		await run.acknowledgedBefore(messageIds(20_000));
 		const writeTimes: number[] = [];
 		const check = store.checkProcessedAndRecord.bind(store);
 		jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
@@ -104,11 +119,7 @@ describe('the record of acknowledged sends', () => {
 			return await check(...args);
 		});
 		// 20,000 acknowledgements, one every 5 ms: at 500 ms a group that would be 100 writes.
-		for (let i = 0; i < 20_000; i += 1) {
-			run.acknowledged(`m${i}`);
-			clock.advance(5);
-			if (i % 10 === 0) await settled();
-		}
+		await acknowledgeEach(run, clock, { count: 20_000, stepMs: 5, settleEvery: 10 });
 		expect(await run.finish()).toBeUndefined();
 		// finish() writes what is left at once.
 		const gaps = writeTimes.slice(1, -1).map((at, i) => at - writeTimes[i]);
@@ -121,12 +132,9 @@ describe('the record of acknowledged sends', () => {
 	test('a small record keeps 500 ms groups', async () => {
 		const { store, clock, record } = setUp();
 		const run = record(600);
-		await run.acknowledgedBefore(Array.from({ length: 600 }, (_, i) => `m${i}`));
-		for (let i = 0; i < 600; i += 1) {
-			run.acknowledged(`m${i}`);
-			clock.advance(20); // 50 a second
-			await settled();
-		}
+		await run.acknowledgedBefore(messageIds(600));
+		// 50 a second.
+		await acknowledgeEach(run, clock, { count: 600, stepMs: 20, settleEvery: 1 });
 		await run.finish();
 		const groups = store.calls.slice(1).map((call) => call.values);
 		// 500 ms at 50 a second, the acknowledgement that finds the group due included.
