@@ -15,6 +15,7 @@ import { measureOverload } from './scenarios/overload';
 import { measureRateLimit } from './scenarios/rateLimit';
 import { measureScale } from './scenarios/scale';
 import { measureSendOnce } from './scenarios/sendOnce';
+import { measureSmallCampaigns } from './scenarios/smallCampaigns';
 
 const RESULTS_FILE = path.resolve(__dirname, '..', '..', 'bench', 'results.md');
 const SCENARIOS: Record<
@@ -26,6 +27,7 @@ const SCENARIOS: Record<
 	overload: measureOverload,
 	scale: measureScale,
 	'in-n8n': measureInN8n,
+	'small-campaigns': measureSmallCampaigns,
 	'send-once': measureSendOnce,
 	events: measureEvents,
 };

@@ -76,6 +76,11 @@ export async function importWorkflows(target: N8nCliTarget, workflows: object[])
 	}
 }
 
+/** n8n 2.x runs a sub-workflow from its database only once it is published. */
+export async function publishWorkflow(target: N8nCliTarget, id: string): Promise<void> {
+	await runN8nCliOrThrow(target, ['publish:workflow', `--id=${id}`]);
+}
+
 function writeTemporaryJson(name: string, content: unknown): string {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-import-'));
 	const file = path.join(dir, `${name}.json`);

@@ -109,7 +109,19 @@ export class AdaptiveConcurrencyLimit {
 		if (startedAt < this.window.startedAt) return;
 		this.window.latencies.push(roundTrip);
 		if (loaded) this.window.loadedLatencies.push(roundTrip);
-		if (this.window.latencies.length >= this.current) this.decide();
+		if (this.window.latencies.length >= this.answersToDecide()) this.decide();
+	}
+
+	/**
+	 * A window's requests start only as those in flight at its opening come back, so waiting for as many answers
+	 * as the limit takes two round trips once answers spread. Slow start asks only whether the round trip held at
+	 * the new limit, and the requests started the moment it rose, the most loaded, answer that: it decides on them,
+	 * once per round trip.
+	 */
+	private answersToDecide(): number {
+		if (!this.search.slowStart) return this.current;
+		const risen = this.current - this.window.openedWith;
+		return Math.min(this.current, Math.max(tuning.MIN_SLOW_START_ANSWERS, risen));
 	}
 
 	private decide(): void {

@@ -6,9 +6,14 @@ import type { ProviderBudget } from '../vocabulary/providerBudget';
  */
 
 export const AUTOMATIC_UPPER_BOUND = 100;
-// The fixed default of earlier versions: a pace every provider took, so the search starts from it.
-export const AUTOMATIC_START = 5;
+// Where growing by half from 5, the fixed default of earlier versions, stood after four round trips: the search
+// takes the same path from here, and a campaign of 100 needs 3 round trips instead of 7. A provider that queues
+// past fewer meets one round trip above its knee, whose first answers still read its unloaded latency (a queue
+// serves them first).
+export const AUTOMATIC_START = 25;
 export const MIN_LIMIT = 1;
+// The fewest answers a slow-start decision reads: a median of fewer is one request's luck.
+export const MIN_SLOW_START_ANSWERS = 5;
 // Slow start grows by half per round trip rather than doubling: one step past a provider's knee then costs it at
 // most 1.5 × its latency, not 2 ×.
 export const SLOW_START_GROWTH = 1.5;

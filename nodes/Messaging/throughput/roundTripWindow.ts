@@ -8,6 +8,8 @@ export interface RoundTripWindow {
 	/** Those of them started while the pool was full: a window that follows a step up begins below its limit. */
 	loadedLatencies: number[];
 	peakInFlight: number;
+	/** Requests in flight when it opened: started before the decision that opened it, so no sample of it. */
+	openedWith: number;
 }
 
 /** What a closed window says about the limit it ran at. */
@@ -25,7 +27,13 @@ export interface WindowReading {
 }
 
 export function openWindow(startedAt: number, inFlight: number): RoundTripWindow {
-	return { startedAt, latencies: [], loadedLatencies: [], peakInFlight: inFlight };
+	return {
+		startedAt,
+		latencies: [],
+		loadedLatencies: [],
+		peakInFlight: inFlight,
+		openedWith: inFlight,
+	};
 }
 
 function quantile(sorted: number[], share: number): number {

@@ -18,6 +18,8 @@ export async function executeWorkflowToFile(
 	workflowId: string,
 	/** Told the n8n process's pid once it runs; what it returns is called when the process has ended. */
 	watch?: (pid: number) => () => void,
+	/** n8n settings for this run on top of the instance's. */
+	settings: NodeJS.ProcessEnv = {},
 ): Promise<ExecutionResult> {
 	const outputFile = path.join(target.userFolder, `execute-${workflowId}.json`);
 	const output = fs.openSync(outputFile, 'w');
@@ -30,6 +32,7 @@ export async function executeWorkflowToFile(
 				brokerPort: await findFreePort(),
 			}),
 			N8N_LOG_LEVEL: 'info',
+			...settings,
 		};
 		// BENCH_N8N_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the n8n process (not allowed in NODE_OPTIONS).
 		const nodeArgs = process.env.BENCH_N8N_NODE_ARGS?.split(' ').filter(Boolean) ?? [];

@@ -6,7 +6,11 @@ import { EXAMPLE_CREDENTIAL } from '../../lib/examples';
 export const BARE_HELPER_NODE_TYPE = 'n8n-nodes-bare-helper-yardstick.bareHelper';
 
 export type Sender =
-	| { kind: 'messaging'; options: Record<string, unknown> }
+	| {
+			kind: 'messaging';
+			options: Record<string, unknown>;
+			credential?: { id: string; name: string };
+	  }
 	| { kind: 'httpRequest'; options: Record<string, unknown> }
 	| { kind: 'bareHelper'; maxConcurrent: number };
 
@@ -16,11 +20,19 @@ export interface Branch {
 	runTag: string;
 	count: number;
 	sender: Sender;
+	/**
+	 * The branch calls this workflow (Execute Workflow, passing `runTag`) instead of sending itself: its campaign is
+	 * then an execution of its own in the same n8n process.
+	 */
+	subWorkflowId?: string;
+	/** The rows take their tag from the input item's `runTag`: a sub-workflow's, which its caller passes. */
+	tagFromInput?: boolean;
 }
 
 /** The rows a branch sends: `order_id` carries the run tag and the row, so every request traces to its case. */
-function rowsCode(count: number, runTag: string): string {
-	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '+9198' + String(10000000 + i), name: 'Customer ' + i, orderId: '${runTag}-' + i } }));`;
+function rowsCode({ count, runTag, tagFromInput }: Branch): string {
+	const tag = tagFromInput ? '$input.first().json.runTag' : `'${runTag}'`;
+	return `const tag = ${tag}; return Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '+9198' + String(10000000 + i), name: 'Customer ' + i, orderId: tag + '-' + i } }));`;
 }
 
 /** What a user builds instead: n8n's HTTP Request node posting the same form fields with the key in a header. */
@@ -57,7 +69,10 @@ function httpRequestNode(baseUrl: string, apiKey: string, options: Record<string
 function senderNode(sender: Sender, api: { baseUrl: string; apiKey: string }) {
 	switch (sender.kind) {
 		case 'messaging':
-			return campaignMessagingNode(sender.options);
+			return {
+				...campaignMessagingNode(sender.options),
+				...(sender.credential && { credentials: { messagingApi: sender.credential } }),
+			};
 		case 'httpRequest':
 			return httpRequestNode(api.baseUrl, api.apiKey, sender.options);
 		default:
@@ -73,27 +88,70 @@ function senderNode(sender: Sender, api: { baseUrl: string; apiKey: string }) {
 export const rowsNodeName = (branch: Branch) => `Rows ${branch.key}`;
 export const sendNodeName = (branch: Branch) => `Send ${branch.key}`;
 
+const START_NODES = {
+	manual: { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+	// A sub-workflow's start: it takes whatever its caller passes.
+	subWorkflow: {
+		type: 'n8n-nodes-base.executeWorkflowTrigger',
+		typeVersion: 1.1,
+		parameters: { inputSource: 'passthrough' },
+	},
+};
+
+/** A branch whose campaign is a sub-workflow's execution: its tag, then Execute Workflow passing it on. */
+function subWorkflowCall(branch: Branch & { subWorkflowId: string }): object[] {
+	return [
+		{
+			name: `Tag ${branch.key}`,
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			parameters: { jsCode: `return [{ json: { runTag: '${branch.runTag}' } }];` },
+		},
+		{
+			name: `Run ${branch.key}`,
+			type: 'n8n-nodes-base.executeWorkflow',
+			typeVersion: 1.2,
+			parameters: {
+				source: 'database',
+				workflowId: { __rl: true, value: branch.subWorkflowId, mode: 'id' },
+				mode: 'once',
+				options: { waitForSubWorkflow: true },
+			},
+		},
+	];
+}
+
+/** The nodes of one branch after its start, in the order they run. */
+function branchNodes(branch: Branch, api: { baseUrl: string; apiKey: string }): object[] {
+	if (branch.subWorkflowId)
+		return subWorkflowCall({ ...branch, subWorkflowId: branch.subWorkflowId });
+	return [
+		{
+			name: rowsNodeName(branch),
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			parameters: { jsCode: rowsCode(branch) },
+		},
+		{ name: sendNodeName(branch), ...senderNode(branch.sender, api) },
+	];
+}
+
 /**
  * One workflow, one branch per case: Manual Trigger → (Wait) → Rows → sender. With execution order v1 n8n runs
  * one branch to its end before the next, top to bottom, so the branches' order on the canvas is the order the
  * cases run in, and each case's run data (start time, execution time) is its own. `pauseSeconds` waits before
- * each branch, e.g. for a token bucket to refill between cases.
+ * each branch, e.g. for a token bucket to refill between cases. A sub-workflow starts at an Execute Workflow
+ * Trigger instead.
  */
 export function campaignWorkflow(
 	id: string,
 	branches: Branch[],
 	api: { baseUrl: string; apiKey: string },
 	pauseSeconds = 0,
+	start: keyof typeof START_NODES = 'manual',
 ) {
 	const nodes: object[] = [
-		{
-			id: randomUUID(),
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
+		{ id: randomUUID(), name: 'Start', position: [0, 0], ...START_NODES[start] },
 	];
 	const connections: Record<string, { main: Array<Array<object>> }> = { Start: { main: [[]] } };
 	const link = (from: string, to: string) => {
@@ -116,24 +174,12 @@ export function campaignWorkflow(
 			link(head, pause);
 			head = pause;
 		}
-		nodes.push(
-			{
-				id: randomUUID(),
-				name: rowsNodeName(branch),
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [440, y],
-				parameters: { jsCode: rowsCode(branch.count, branch.runTag) },
-			},
-			{
-				id: randomUUID(),
-				name: sendNodeName(branch),
-				position: [660, y],
-				...senderNode(branch.sender, api),
-			},
-		);
-		link(head, rowsNodeName(branch));
-		link(rowsNodeName(branch), sendNodeName(branch));
+		branchNodes(branch, api).forEach((node, step) => {
+			const { name } = node as { name: string };
+			nodes.push({ id: randomUUID(), position: [440 + 220 * step, y], ...node });
+			link(head, name);
+			head = name;
+		});
 	});
 	return {
 		id,

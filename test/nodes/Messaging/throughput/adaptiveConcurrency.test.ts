@@ -1,5 +1,8 @@
 import { AdaptiveConcurrencyLimit } from '../../../../nodes/Messaging/throughput/adaptiveConcurrency';
-import { AUTOMATIC_UPPER_BOUND } from '../../../../nodes/Messaging/throughput/concurrencyTuning';
+import {
+	AUTOMATIC_START,
+	AUTOMATIC_UPPER_BOUND,
+} from '../../../../nodes/Messaging/throughput/concurrencyTuning';
 import {
 	PACE_KEPT_MS,
 	PaceMemory,
@@ -7,6 +10,7 @@ import {
 } from '../../../../nodes/Messaging/throughput/paceMemory';
 import type { FailureKind } from '../../../../nodes/Messaging/vocabulary/failureKind';
 import { VirtualClock } from './virtualClock';
+import { sendThroughVirtualApi, VirtualMessagingApi } from './virtualMessagingApi';
 
 /** One round trip: `current` requests at once, each answering after `latencyMs` (or failing with `failure`). */
 async function roundTrip(
@@ -28,16 +32,28 @@ async function roundTrip(
 }
 
 describe('AdaptiveConcurrencyLimit', () => {
-	test('starts at 5 and grows by half per round trip while the latency holds, up to its bound', async () => {
+	test('starts at 25 and grows by half per round trip while the latency holds, up to its bound', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		const seen = [limit.current];
-		for (let trip = 0; trip < 9; trip++) {
+		for (let trip = 0; trip < 5; trip++) {
 			await roundTrip(limit, clock, 200);
 			seen.push(limit.current);
 		}
-		expect(seen).toEqual([5, 7, 11, 16, 25, 37, 56, 85, 100, 100]);
+		expect(seen).toEqual([25, 37, 56, 84, 100, 100]);
+		expect(AUTOMATIC_START).toBe(25);
 		expect(AUTOMATIC_UPPER_BOUND).toBe(100);
+	});
+
+	test('slow start steps up once per round trip though answers spread over a quarter of it', async () => {
+		const clock = new VirtualClock();
+		const api = new VirtualMessagingApi({ latencyMs: 200, jitterMs: 50 }, clock);
+		await sendThroughVirtualApi(api, clock, 400);
+		const inFlightBy = (ms: number) =>
+			Math.max(...api.starts.filter(({ at }) => at <= ms).map(({ inFlight }) => inFlight));
+		// Each round trip takes at most 250 ms; the answers that decide are those of the requests the step added.
+		expect([inFlightBy(250), inFlightBy(500)]).toEqual([37, 56]);
+		expect(inFlightBy(750)).toBeGreaterThanOrEqual(80);
 	});
 
 	test('a bound the user set is where it starts and what it never exceeds', async () => {
@@ -86,29 +102,29 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(11);
+		expect(limit.current).toBe(56);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(11);
+		expect(limit.current).toBe(56);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(7);
+		expect(limit.current).toBe(37);
 		// Undone, it only probes from there: by √limit, not by half.
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(Math.floor(7.5 + Math.sqrt(7.5)));
+		expect(limit.current).toBe(Math.floor(37.5 + Math.sqrt(37.5)));
 	});
 
 	test('slow start: a step that lengthened the round trip but delivered more answers per second is kept (n8n itself queueing)', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		// A busy host: every request in flight adds a millisecond of its CPU to every round trip.
-		const hostBound = () => 20 + limit.current;
+		const hostBound = () => 100 + limit.current;
 		const seen = [limit.current];
-		for (let trip = 0; trip < 8; trip++) {
+		for (let trip = 0; trip < 6; trip++) {
 			await roundTrip(limit, clock, hostBound());
 			seen.push(limit.current);
 		}
-		// 56 in flight take 76 ms, past the 70 ms the fastest round trip (25 ms) tolerates, yet deliver 0.74 answers
-		// per ms against 37's 0.65: the step is kept after two round trips and slow start goes on.
-		expect(seen).toEqual([5, 7, 11, 16, 25, 37, 56, 56, 85]);
+		// 100 in flight take 200 ms, past the 187.5 ms the fastest round trip (125 ms) tolerates, yet deliver 0.5
+		// answers per ms against 84's 0.46: the step is kept after two round trips, not undone to 84.
+		expect(seen).toEqual([25, 37, 56, 84, 100, 100, 100]);
 	});
 
 	test('after a cut it probes upward by √limit per round trip, not by half', async () => {
@@ -135,9 +151,9 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 1, 'not_sent');
-		expect(limit.current).toBe(5);
+		expect(limit.current).toBe(25);
 		await roundTrip(limit, clock, 100, 'maybe_processed');
-		expect(limit.current).toBe(7);
+		expect(limit.current).toBe(37);
 	});
 
 	test('never more in flight than the budget left and two round trips of refill pay for', async () => {
@@ -156,7 +172,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
-		for (let trip = 0; trip < 12 && limit.current > 1; trip++) await roundTrip(limit, clock, 800);
+		for (let trip = 0; trip < 30 && limit.current > 1; trip++) await roundTrip(limit, clock, 800);
 		expect(limit.current).toBe(1);
 		await roundTrip(limit, clock, 800);
 		await roundTrip(limit, clock, 800);
@@ -165,7 +181,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 			await roundTrip(limit, clock, 800);
 			regrowth.push(limit.current);
 		}
-		expect(regrowth).toEqual([2, 3, 5, 8, 12]);
+		expect(regrowth).toEqual([2, 3, 5, 8, 13]);
 	});
 });
 
@@ -179,7 +195,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const clock = new VirtualClock();
 		const pace = slot();
 		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		for (let trip = 0; trip < 5; trip++) await roundTrip(first, clock, 200);
+		await roundTrip(first, clock, 200);
 		expect(first.current).toBe(37);
 		const second = new AdaptiveConcurrencyLimit({ pace }, clock);
 		expect(second.current).toBe(37);
@@ -197,32 +213,34 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const clock = new VirtualClock();
 		const pace = slot();
 		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		for (let trip = 0; trip < 5; trip++) await roundTrip(first, clock, 200);
+		await roundTrip(first, clock, 200);
 		const learnt = new AdaptiveConcurrencyLimit({ pace }, clock).current;
 		await clock.run(clock.sleep(PACE_KEPT_MS + 1));
 		expect(learnt).toBe(37);
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(5);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
 	});
 
 	test('a pace cut by a 429 is not reused, nor anything the run learns after it', async () => {
 		const clock = new VirtualClock();
 		const pace = slot();
 		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		for (let trip = 0; trip < 4; trip++) await roundTrip(first, clock, 200);
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(25);
+		await roundTrip(first, clock, 200);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(37);
 		await roundTrip(first, clock, 200, 'rate_limited');
-		expect(first.current).toBe(Math.floor(25 * 0.7));
+		expect(first.current).toBe(Math.floor(37.5 * 0.7));
 		for (let trip = 0; trip < 3; trip++) await roundTrip(first, clock, 200);
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(5);
+		expect(first.current).toBeGreaterThan(AUTOMATIC_START);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
 	});
 
 	test('a pace cut to what the provider budget left is not reused', async () => {
 		const clock = new VirtualClock();
 		const pace = slot();
 		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		for (let trip = 0; trip < 4; trip++) await roundTrip(first, clock, 200);
+		await roundTrip(first, clock, 200);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(37);
 		first.recordProviderBudget({ remaining: 2, quota: 100, windowSeconds: 60 });
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(5);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
 	});
 
 	test('a bound the user set neither reads nor writes the slot', async () => {

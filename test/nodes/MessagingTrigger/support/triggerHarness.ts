@@ -43,6 +43,8 @@ export interface TriggerHarness {
 	staticDataSaves(): number;
 	/** Requests whose webhook() has not returned yet: what n8n still holds per request. */
 	requestsInWebhook(): number;
+	/** Requests whose webhook() was called, returned or not. */
+	webhookCalls(): number;
 	/** Changes the signing secret in the credential, as a user editing it would. */
 	setSigningSecret(signingSecret: string): void;
 	/** How often the node read the credential. */
@@ -115,6 +117,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let secondWorkflowLate = false;
 	let savesSkipped = false;
 	let inWebhook = 0;
+	let webhookCalls = 0;
 	const runs: INodeExecutionData[][] = [];
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -159,6 +162,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		let result: IWebhookResponseData;
 		try {
 			inWebhook++;
+			webhookCalls++;
 			result = await triggerType.webhook.call(context);
 		} catch (error) {
 			sendJson(response, 500, {
@@ -219,6 +223,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		},
 		staticDataSaves: () => staticDataSaves,
 		requestsInWebhook: () => inWebhook,
+		webhookCalls: () => webhookCalls,
 		setSigningSecret: (secret) => {
 			signingSecret = secret;
 		},
