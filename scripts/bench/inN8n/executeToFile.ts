@@ -18,6 +18,7 @@ export async function executeWorkflowToFile(
 	workflowId: string,
 	/** Told the n8n process's pid once it runs; what it returns is called when the process has ended. */
 	watch?: (pid: number) => () => void,
+	runLimitMs = RUN_LIMIT_MS,
 ): Promise<ExecutionResult> {
 	const outputFile = path.join(target.userFolder, `execute-${workflowId}.json`);
 	const output = fs.openSync(outputFile, 'w');
@@ -40,7 +41,7 @@ export async function executeWorkflowToFile(
 			stdio: ['ignore', output, errors],
 		});
 		const stopWatching = child.pid === undefined ? undefined : watch?.(child.pid);
-		const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+		const timer = setTimeout(() => child.kill('SIGKILL'), runLimitMs);
 		const code = await new Promise<number | null>((resolve, reject) => {
 			child.on('error', reject);
 			child.on('close', resolve);
