@@ -3,6 +3,7 @@ import './preferTypeScriptSources';
 import http from 'node:http';
 
 import { campaignRows } from './campaignRows';
+import { profilePhases } from './scaleProfile';
 import { sendThroughNode } from './smsCampaign';
 import type { CampaignSender } from './smsCampaign';
 
@@ -10,11 +11,12 @@ import type { CampaignSender } from './smsCampaign';
  * When the first request leaves, measured on n8n's HTTP helper's way out (node:http, under axios): the Messaging
  * node checks every item before it sends any, so this is its validation pass plus the workflow's start.
  */
-function watchFirstRequest(): () => number | undefined {
+function watchFirstRequest(onRequest?: () => void): () => number | undefined {
 	let firstAt: number | undefined;
 	const request = http.request;
 	http.request = ((...args: Parameters<typeof http.request>) => {
 		firstAt ??= performance.now();
+		onRequest?.();
 		return request(...args);
 	}) as typeof http.request;
 	return () => firstAt;
@@ -43,13 +45,17 @@ async function main(): Promise<void> {
 	const sender = (process.env.BENCH_SENDER ?? 'messaging') as CampaignSender;
 	if (sender !== 'messaging' && sender !== 'helper-floor')
 		throw new Error('BENCH_SENDER must be messaging or helper-floor');
-	const firstRequestAt = watchFirstRequest();
+	const profileDir = process.env.BENCH_SCALE_PROFILE_DIR;
+	const profile = profileDir ? profilePhases(profileDir, items, sender) : undefined;
+	const firstRequestAt = watchFirstRequest(profile && (() => void profile.onRequest()));
+	await profile?.start();
 	const startedAt = performance.now();
 	const outcome = await sendThroughNode(
 		campaignRows(items, process.env.BENCH_RUN_TAG ?? 'scale'),
 		{ baseUrl, apiKey, options: {} },
 		sender,
 	);
+	await profile?.finish();
 	// maxRSS is in kibibytes: the high-water mark of the whole process, start-up included.
 	const peakRssBytes = process.resourceUsage().maxRSS * 1024;
 	// What is still reachable once the run is over tells retained memory apart from garbage not yet collected.

@@ -5,8 +5,8 @@ import {
 	describeType,
 	jsonObjectText,
 	optionalCallbackUrl,
+	parseVariableValue,
 	requiredText,
-	variableValue,
 } from './fieldSchemas';
 import type { FieldGuide } from './issueToNodeError';
 import { defaultCountryCode, normaliseRecipient } from './recipientSchemas';
@@ -127,7 +127,7 @@ export const smsSendSchema = rawSmsInput.transform((input, ctx) => {
 		}
 		for (const [name, value] of Object.entries(parsed.data)) {
 			checkVariableName(name, ['variablesJson', name], seen, ctx);
-			const checked = variableValue.safeParse(value);
+			const checked = parseVariableValue(value);
 			if (checked.success) content[name] = checked.data;
 			else
 				for (const issue of checked.error.issues)
@@ -136,7 +136,7 @@ export const smsSendSchema = rawSmsInput.transform((input, ctx) => {
 	} else {
 		(input.variables ?? []).forEach((row, rowIndex) => {
 			checkVariableName(row.name, ['variables', rowIndex, 'name'], seen, ctx);
-			const checked = variableValue.safeParse(row.value);
+			const checked = parseVariableValue(row.value);
 			if (checked.success) content[row.name] = checked.data;
 			else
 				for (const issue of checked.error.issues)

@@ -5,7 +5,7 @@ import {
 	describeType,
 	isBlank,
 	jsonObjectText,
-	variableValue,
+	parseVariableValue,
 } from './fieldSchemas';
 
 export const COMPONENTS_FIX =
@@ -55,7 +55,7 @@ function addSection(
 			addFieldIssue(ctx, `has the ${section} position ${position} twice`, POSITION_FIX, path);
 			continue;
 		}
-		const checked = variableValue.safeParse(value);
+		const checked = parseVariableValue(value);
 		if (checked.success) values[position] = checked.data;
 		else for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path });
 	}

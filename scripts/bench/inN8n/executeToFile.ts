@@ -16,10 +16,17 @@ const RUN_LIMIT_MS = 600_000;
 export async function executeWorkflowToFile(
 	target: N8nCliTarget,
 	workflowId: string,
-	/** Told the n8n process's pid once it runs; what it returns is called when the process has ended. */
-	watch?: (pid: number) => () => void,
-	/** n8n settings for this run on top of the instance's. */
-	settings: NodeJS.ProcessEnv = {},
+	{
+		watch,
+		runLimitMs = RUN_LIMIT_MS,
+		settings = {},
+	}: {
+		/** Told the n8n process's pid once it runs; what it returns is called when the process has ended. */
+		watch?: (pid: number) => () => void;
+		runLimitMs?: number;
+		/** n8n settings for this run on top of the instance's. */
+		settings?: NodeJS.ProcessEnv;
+	} = {},
 ): Promise<ExecutionResult> {
 	const outputFile = path.join(target.userFolder, `execute-${workflowId}.json`);
 	const output = fs.openSync(outputFile, 'w');
@@ -43,7 +50,7 @@ export async function executeWorkflowToFile(
 			stdio: ['ignore', output, errors],
 		});
 		const stopWatching = child.pid === undefined ? undefined : watch?.(child.pid);
-		const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+		const timer = setTimeout(() => child.kill('SIGKILL'), runLimitMs);
 		const code = await new Promise<number | null>((resolve, reject) => {
 			child.on('error', reject);
 			child.on('close', resolve);

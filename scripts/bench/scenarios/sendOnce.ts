@@ -4,6 +4,7 @@ import type { N8nCliTarget } from '../../n8n/cli';
 import { importWorkflows } from '../../n8n/cli';
 import type { BenchSandbox } from '../benchSandbox';
 import { executeWorkflowToFile } from '../inN8n/executeToFile';
+import { watchRss, type RssWatch } from '../inN8n/peakRss';
 import { sampleOf, type CaseSample } from '../inN8n/samples';
 import { campaignWorkflow, type Branch } from '../inN8n/workflows';
 import { startLatencyProxy, type LatencyProxy } from '../latencyProxy';
@@ -38,20 +39,6 @@ interface Sample extends CaseSample {
 	peakRssMb: number;
 }
 
-/** The peak resident memory of a process, read from /proc while it runs (Linux). */
-function watchPeakRss(pid: number, peak: { mb: number }) {
-	const read = () => {
-		try {
-			const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-			if (match) peak.mb = Math.max(peak.mb, Number(match[1]) / 1024);
-		} catch {
-			// gone, or no /proc
-		}
-	};
-	const timer = setInterval(read, 200);
-	return () => clearInterval(timer);
-}
-
 /** One `n8n execute` per case: a warm-up branch, then the case, so each case's process memory is its own. */
 async function runCase(
 	cli: N8nCliTarget,
@@ -84,9 +71,9 @@ async function runCase(
 			run.provider.rateLimit ? 2 : 0,
 		),
 	]);
-	const peak = { mb: 0 };
-	const result = await executeWorkflowToFile(cli, id, (pid) => watchPeakRss(pid, peak));
-	return { ...sampleOf(measured, result, proxy.records()), peakRssMb: peak.mb };
+	const memory: RssWatch = { peakMb: 0, samples: [] };
+	const result = await executeWorkflowToFile(cli, id, { watch: (pid) => watchRss(pid, memory) });
+	return { ...sampleOf(measured, result, proxy.records()), peakRssMb: memory.peakMb };
 }
 
 /**
@@ -160,7 +147,7 @@ function sendOnceReport(book: Map<string, Sample[]>, repetitions: number): Scena
 	);
 	return {
 		title: '6. Send once',
-		setup: `a real n8n 2.40.7 (n8n execute, SQLite), one process per case and repetition (${repetitions}): a warm-up branch of 200, then the campaign through the Messaging node with send once (the default) or Send Once Within 0; 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100. node s = the sending node's executionTime; peak memory = the n8n process's VmHWM. Medians.`,
+		setup: `a real n8n 2.40.7 (n8n execute, SQLite), one process per case and repetition (${repetitions}): a warm-up branch of 200, then the campaign through the Messaging node with send once (the default) or Send Once Within 0; 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100. node s = the sending node's executionTime; peak memory = the n8n process's VmHWM (MB = 10^6 bytes). Medians.`,
 		measures: [],
 		tables: [
 			{

@@ -84,7 +84,9 @@ async function runProvider(
 	await importWorkflows(cli, [
 		workflowOf(id, branches, { baseUrl: proxy.url, apiKey: sandbox.apiKey }),
 	]);
-	checkNoNodeFailed(await executeWorkflowToFile(cli, id, undefined, READS_PUBLISHED_FROM_WORKFLOW));
+	checkNoNodeFailed(
+		await executeWorkflowToFile(cli, id, { settings: READS_PUBLISHED_FROM_WORKFLOW }),
+	);
 	const proxied = proxy.records();
 	checkCasesRanInTurn(branches, proxied);
 	for (const branch of branches) {

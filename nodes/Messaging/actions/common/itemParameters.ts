@@ -55,6 +55,11 @@ export class ItemParameters {
 		return json ? resolveItemFields(this.fieldReads.get(name), json) : undefined;
 	}
 
+	/** Whether a parameter already read holds no expression: its value is the same for every item. */
+	isFixed(name: string): boolean {
+		return this.fixedValues.has(name);
+	}
+
 	/** A "rows or one JSON object" input: its mode, and only the parameter that mode shows. */
 	readRowsOrJson(
 		itemIndex: number,

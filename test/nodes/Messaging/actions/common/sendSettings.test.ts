@@ -103,3 +103,57 @@ describe('send options: the editor bounds and the check agree', () => {
 		});
 	});
 });
+
+describe('send settings per item', () => {
+	/** Options as saved (`raw`, with expressions) and as n8n resolves them for each item (`resolved`). */
+	function contextWithItemOptions(
+		raw: Record<string, unknown>,
+		resolved: (itemIndex: number) => Record<string, unknown>,
+	): IExecuteFunctions {
+		return {
+			getNode: () => node,
+			getNodeParameter: (
+				name: string,
+				itemIndex: number,
+				fallback: unknown,
+				options?: { rawExpressions?: boolean },
+			) => {
+				if (!name.startsWith('options.')) return fallback;
+				const key = name.slice('options.'.length);
+				const values = options?.rawExpressions ? raw : resolved(itemIndex);
+				return values[key] ?? fallback;
+			},
+		} as unknown as IExecuteFunctions;
+	}
+
+	test('options without an expression give every item the same settings, checked once', () => {
+		const options = { timeout: 5000, bodyEncoding: 'json' };
+		const context = contextWithItemOptions(options, () => options);
+		const reads = jest.spyOn(context, 'getNodeParameter');
+		const parameters = new ItemParameters(context);
+		const first = readSendSettings(parameters, 0);
+		const readsForFirst = reads.mock.calls.length;
+		const others = [1, 2, 3].map((itemIndex) => readSendSettings(parameters, itemIndex));
+		expect(first).toEqual({ bodyEncoding: 'json', timeoutMs: 5000 });
+		for (const settings of others) expect(settings).toBe(first);
+		expect(reads.mock.calls.length).toBe(readsForFirst);
+	});
+
+	test('an option with an expression is read and checked for each item', () => {
+		const context = contextWithItemOptions(
+			{ idempotencyKey: '={{ $json.orderId }}', timeout: 5000 },
+			(itemIndex) => ({ idempotencyKey: `order-${itemIndex}`, timeout: 5000 }),
+		);
+		const parameters = new ItemParameters(context);
+		const settings = [0, 1, 2].map((itemIndex) => readSendSettings(parameters, itemIndex));
+		expect(settings.map((each) => each.idempotencyKey)).toEqual(['order-0', 'order-1', 'order-2']);
+		expect(settings.every((each) => each.timeoutMs === 5000)).toBe(true);
+	});
+
+	test('an item whose fixed options are refused leaves nothing shared: the next item is refused too', () => {
+		const options = { timeout: 5 };
+		const parameters = new ItemParameters(contextWithItemOptions(options, () => options));
+		expect(() => readSendSettings(parameters, 0)).toThrow("Item 0: 'Options > Timeout'");
+		expect(() => readSendSettings(parameters, 1)).toThrow("Item 1: 'Options > Timeout'");
+	});
+});
