@@ -4,9 +4,10 @@ import type { EntryKind } from './workflows';
 /**
  * The provider's open requests. A batch can never hold more deliveries than the sender has open (each is answered
  * only once the batch's execution exists): one with 20 open caps every batch at 20. 200 lets a batch reach the
- * trigger's default 100 events while the next one fills as the last is handed to n8n.
+ * trigger's default 100 events while the next one fills as the last is handed to n8n. `BENCH_EVENTS_OPEN` changes it
+ * while investigating.
  */
-export const OPEN_REQUESTS = 200;
+export const OPEN_REQUESTS = Number(process.env.BENCH_EVENTS_OPEN ?? 200);
 /**
  * A provider batching 100 events per POST keeps fewer open: 200 × 100 = 20,000 events in flight drove n8n's SQLite
  * past its write-lock timeout (executions errored, others stayed `running`), n8n's failure whatever the trigger.
