@@ -125,25 +125,26 @@ async function runProvider(
 }
 
 /**
- * The same campaign in a real n8n 2.40.7 (`n8n execute`, the package installed from its tarball) through the
- * Messaging node at its defaults and at fixed settings, and through the yardsticks at equal concurrency, against
- * four providers: fast, slow, rate-limited, and one that queues under load.
+ * A real n8n behind a latency proxy for one scenario, and its repetitions: each runs every provider once, in an
+ * order rotated by the repetition. `prepare` sets n8n up further before the first run. A broken run names n8n's log.
  */
-export async function measureInN8n(
+export async function inN8nRepetitions<P extends { label: string }>(
 	sandbox: BenchSandbox,
-	repetitions: number,
-): Promise<ScenarioReport> {
+	{ name, providers, repetitions }: { name: string; providers: P[]; repetitions: number },
+	run: (cli: N8nCliTarget, proxy: LatencyProxy, provider: P, repetition: number) => Promise<void>,
+	prepare: (cli: N8nCliTarget, proxy: LatencyProxy) => Promise<void> = async () => {},
+): Promise<void> {
 	const proxy = await startLatencyProxy(sandbox.url);
-	const book: SampleBook = new Map();
 	let cli: N8nCliTarget | undefined;
 	try {
 		cli = await prepareN8n(sandbox, proxy);
+		await prepare(cli, proxy);
 		for (let repetition = 0; repetition < repetitions; repetition++) {
-			for (const provider of rotated(selectedProviders(), repetition)) {
+			for (const provider of rotated(providers, repetition)) {
 				const startedAt = Date.now();
-				await runProvider(cli, sandbox, proxy, provider, repetition, book);
+				await run(cli, proxy, provider, repetition);
 				process.stderr.write(
-					`    in n8n: ${provider.label}, repetition ${repetition + 1}: ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
+					`    ${name}: ${provider.label}, repetition ${repetition + 1}: ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
 				);
 			}
 		}
@@ -154,5 +155,23 @@ export async function measureInN8n(
 		await proxy.stop();
 	}
 	fs.rmSync(cli.userFolder, { recursive: true, force: true });
+}
+
+/**
+ * The same campaign in a real n8n 2.40.7 (`n8n execute`, the package installed from its tarball) through the
+ * Messaging node at its defaults and at fixed settings, and through the yardsticks at equal concurrency, against
+ * four providers: fast, slow, rate-limited, and one that queues under load.
+ */
+export async function measureInN8n(
+	sandbox: BenchSandbox,
+	repetitions: number,
+): Promise<ScenarioReport> {
+	const book: SampleBook = new Map();
+	await inN8nRepetitions(
+		sandbox,
+		{ name: 'in n8n', providers: selectedProviders(), repetitions },
+		(cli, proxy, provider, repetition) =>
+			runProvider(cli, sandbox, proxy, provider, repetition, book),
+	);
 	return inN8nReport(book, repetitions);
 }

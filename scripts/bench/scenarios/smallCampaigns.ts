@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-
 import {
 	importCredentials,
 	importWorkflows,
@@ -27,10 +24,10 @@ import {
 	type SmallSample,
 } from '../inN8n/smallCampaigns';
 import { campaignWorkflow, type Branch } from '../inN8n/workflows';
-import { startLatencyProxy, type LatencyProxy } from '../latencyProxy';
+import type { LatencyProxy } from '../latencyProxy';
 import { formatNumber, type ScenarioReport, type TargetCheck } from '../report';
-import { median, rotated } from '../stats';
-import { prepareN8n } from './inN8n';
+import { median } from '../stats';
+import { inN8nRepetitions } from './inN8n';
 
 const FIRST_TARGET = 0.6;
 const SECOND_TARGET = 0.9;
@@ -202,41 +199,29 @@ export async function measureSmallCampaigns(
 	sandbox: BenchSandbox,
 	repetitions: number,
 ): Promise<ScenarioReport> {
-	const proxy = await startLatencyProxy(sandbox.url);
 	const book: SmallBook = new Map();
-	let cli: N8nCliTarget | undefined;
-	try {
-		cli = await prepareN8n(sandbox, proxy);
-		await importCredentials(
-			cli,
-			SMALL_SIZES.map((size) => ({
-				...sizeCredential(size),
-				type: 'messagingApi',
-				data: { apiKey: sandbox.apiKey, baseUrl: proxy.url },
-			})),
-		);
-		const api = { baseUrl: proxy.url, apiKey: sandbox.apiKey };
-		await importWorkflows(
-			cli,
-			SMALL_SIZES.map((size) => secondExecutionWorkflow(size, api)),
-		);
-		for (const size of SMALL_SIZES) await publishWorkflow(cli, subWorkflowId(size));
-		for (let repetition = 0; repetition < repetitions; repetition++) {
-			for (const provider of rotated(selectedProviders(), repetition)) {
-				const startedAt = Date.now();
-				await runProvider(cli, sandbox, proxy, provider, repetition, book);
-				process.stderr.write(
-					`    small campaigns: ${provider.label}, repetition ${repetition + 1}: ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
-				);
-			}
-		}
-	} catch (error) {
-		const log = cli ? `\nn8n's log: ${path.join(cli.userFolder, 'n8n-cli.log')}` : '';
-		throw new Error(`${(error as Error).message}${log}`);
-	} finally {
-		await proxy.stop();
-	}
-	fs.rmSync(cli.userFolder, { recursive: true, force: true });
+	await inN8nRepetitions(
+		sandbox,
+		{ name: 'small campaigns', providers: selectedProviders(), repetitions },
+		(cli, proxy, provider, repetition) =>
+			runProvider(cli, sandbox, proxy, provider, repetition, book),
+		async (cli, proxy) => {
+			const api = { baseUrl: proxy.url, apiKey: sandbox.apiKey };
+			await importCredentials(
+				cli,
+				SMALL_SIZES.map((size) => ({
+					...sizeCredential(size),
+					type: 'messagingApi',
+					data: { apiKey: api.apiKey, baseUrl: api.baseUrl },
+				})),
+			);
+			await importWorkflows(
+				cli,
+				SMALL_SIZES.map((size) => secondExecutionWorkflow(size, api)),
+			);
+			for (const size of SMALL_SIZES) await publishWorkflow(cli, subWorkflowId(size));
+		},
+	);
 	return {
 		title: '7. Small campaigns',
 		setup:
