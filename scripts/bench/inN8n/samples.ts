@@ -36,7 +36,7 @@ function timedRun(result: ExecutionResult, nodeName: string): TimedRun {
 }
 
 /** What the provider accepted for a case's rows, row by row: rows never accepted, and acceptances beyond one. */
-function auditAnswers(requests: ProxiedRequest[], rows: number) {
+export function auditAnswers(requests: ProxiedRequest[], rows: number) {
 	const acceptedRows = new Set<string>();
 	let accepted = 0;
 	for (const request of requests) {
@@ -45,6 +45,15 @@ function auditAnswers(requests: ProxiedRequest[], rows: number) {
 		acceptedRows.add(request.orderId);
 	}
 	return { lost: rows - acceptedRows.size, duplicates: accepted - acceptedRows.size };
+}
+
+/** When a case's requests reached the provider, and when the last answer left it. */
+export function wireSpan(requests: ProxiedRequest[]) {
+	return {
+		firstAt: Math.min(...requests.map((request) => request.receivedAt)),
+		lastAt: Math.max(...requests.map((request) => request.receivedAt)),
+		lastAnswerAt: Math.max(...requests.map((request) => request.receivedAt + request.latencyMs)),
+	};
 }
 
 export function sampleOf(
@@ -57,11 +66,7 @@ export function sampleOf(
 	const requests = proxied.filter((request) => request.tag === branch.runTag);
 	if (requests.length === 0)
 		throw new Error(`No request of case ${branch.key} reached the provider`);
-	const firstAt = Math.min(...requests.map((request) => request.receivedAt));
-	const lastAt = Math.max(...requests.map((request) => request.receivedAt));
-	const lastAnswerAt = Math.max(
-		...requests.map((request) => request.receivedAt + request.latencyMs),
-	);
+	const { firstAt, lastAt, lastAnswerAt } = wireSpan(requests);
 	const audit = auditAnswers(requests, branch.count);
 	return {
 		nodeMs: send.executionTime,
@@ -79,17 +84,24 @@ export function sampleOf(
 	};
 }
 
+/** Cases must not overlap, or each measured the other's load too. */
+export function checkRanInTurn(spans: Array<{ key: string; from: number; to: number }>): void {
+	const inOrder = [...spans].sort((a, b) => a.from - b.from);
+	for (let index = 1; index < inOrder.length; index++) {
+		if (inOrder[index].from < inOrder[index - 1].to)
+			throw new Error(
+				`Cases ${inOrder[index - 1].key} and ${inOrder[index].key} ran at the same time`,
+			);
+	}
+}
+
 /** v1 runs the branches one after another; a case whose branch overlapped another's measured both. */
 export function checkBranchesRanInTurn(branches: Branch[], result: ExecutionResult): void {
-	const spans = branches
-		.map((branch) => {
+	checkRanInTurn(
+		branches.map((branch) => {
 			const rows = timedRun(result, rowsNodeName(branch));
 			const send = timedRun(result, sendNodeName(branch));
 			return { key: branch.key, from: rows.startTime, to: send.startTime + send.executionTime };
-		})
-		.sort((a, b) => a.from - b.from);
-	for (let index = 1; index < spans.length; index++) {
-		if (spans[index].from < spans[index - 1].to)
-			throw new Error(`Cases ${spans[index - 1].key} and ${spans[index].key} ran at the same time`);
-	}
+		}),
+	);
 }

@@ -1,6 +1,7 @@
 import type { ProxiedRequest, ProviderShape } from '../latencyProxy';
 import { rotated } from '../stats';
 import { FIXED_SETTINGS } from './cases';
+import { auditAnswers, checkRanInTurn, wireSpan } from './samples';
 import { campaignWorkflow, type Branch, type Sender } from './workflows';
 
 /** Campaign sizes most workflows send per execution: one CRM batch, one hourly digest. */
@@ -111,35 +112,33 @@ export interface SmallSample {
  * before sending costs each case the same, so the wire is where the settings differ.
  */
 export function smallSample(branch: SmallBranch, proxied: ProxiedRequest[]): SmallSample {
+	const requests = requestsOf(branch, proxied);
+	const { firstAt, lastAnswerAt } = wireSpan(requests);
+	const firstAnswerAt = Math.min(
+		...requests.map((request) => request.receivedAt + request.latencyMs),
+	);
+	const audit = auditAnswers(requests, branch.count);
+	return {
+		wireMs: lastAnswerAt - firstAt,
+		firstRoundTrip: requests.filter((request) => request.receivedAt < firstAnswerAt).length,
+		failed: audit.lost,
+		duplicates: audit.duplicates,
+	};
+}
+
+function requestsOf(branch: SmallBranch, proxied: ProxiedRequest[]): ProxiedRequest[] {
 	const requests = proxied.filter((request) => request.tag === branch.runTag);
 	if (requests.length === 0)
 		throw new Error(`No request of case ${branch.key} reached the provider`);
-	const firstAt = Math.min(...requests.map((request) => request.receivedAt));
-	const answers = requests.map((request) => request.receivedAt + request.latencyMs);
-	const firstAnswerAt = Math.min(...answers);
-	const accepted = requests.filter((request) => request.status >= 200 && request.status < 300);
-	const acceptedRows = new Set(accepted.map((request) => request.orderId));
-	return {
-		wireMs: Math.max(...answers) - firstAt,
-		firstRoundTrip: requests.filter((request) => request.receivedAt < firstAnswerAt).length,
-		failed: branch.count - acceptedRows.size,
-		duplicates: accepted.length - acceptedRows.size,
-	};
+	return requests;
 }
 
 /** Cases must not overlap on the wire, or each measured the other's load too. */
 export function checkCasesRanInTurn(branches: SmallBranch[], proxied: ProxiedRequest[]): void {
-	const spans = branches
-		.map((branch) => {
-			const requests = proxied.filter((request) => request.tag === branch.runTag);
-			return {
-				key: branch.key,
-				from: Math.min(...requests.map((request) => request.receivedAt)),
-				to: Math.max(...requests.map((request) => request.receivedAt + request.latencyMs)),
-			};
-		})
-		.sort((a, b) => a.from - b.from);
-	for (let index = 1; index < spans.length; index++)
-		if (spans[index].from < spans[index - 1].to)
-			throw new Error(`Cases ${spans[index - 1].key} and ${spans[index].key} ran at the same time`);
+	checkRanInTurn(
+		branches.map((branch) => {
+			const { firstAt, lastAnswerAt } = wireSpan(requestsOf(branch, proxied));
+			return { key: branch.key, from: firstAt, to: lastAnswerAt };
+		}),
+	);
 }

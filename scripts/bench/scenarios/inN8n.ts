@@ -44,14 +44,6 @@ export async function prepareN8n(
 	return cli;
 }
 
-/** BENCH_IN_N8N_PROVIDERS=fast,knee runs some providers while investigating; the report then breaks (no samples). */
-function selectedProviders(): Provider[] {
-	const requested = (process.env.BENCH_IN_N8N_PROVIDERS ?? '').split(',').filter(Boolean);
-	return requested.length > 0
-		? PROVIDERS.filter((provider) => requested.includes(provider.key))
-		: PROVIDERS;
-}
-
 /**
  * The first branch of an `n8n execute` meets a cold process (its expression engine, the JIT) and the branch after
  * one that answered thousands of requests at once meets the garbage they left: both cost the validation pass about
@@ -124,9 +116,35 @@ async function runProvider(
 	}
 }
 
+/** A real n8n behind a latency proxy for one scenario: set up, used, then removed; a broken run names n8n's log. */
+export async function withBenchN8n<T>(
+	sandbox: BenchSandbox,
+	use: (cli: N8nCliTarget, proxy: LatencyProxy) => Promise<T>,
+): Promise<T> {
+	const proxy = await startLatencyProxy(sandbox.url);
+	let cli: N8nCliTarget | undefined;
+	try {
+		cli = await prepareN8n(sandbox, proxy);
+		const result = await use(cli, proxy);
+		fs.rmSync(cli.userFolder, { recursive: true, force: true });
+		return result;
+	} catch (error) {
+		const log = cli ? `\nn8n's log: ${path.join(cli.userFolder, 'n8n-cli.log')}` : '';
+		throw new Error(`${(error as Error).message}${log}`);
+	} finally {
+		await proxy.stop();
+	}
+}
+
+/** `BENCH_<name>=a,b` runs some of `all` (by key) while investigating; unset, all of them. */
+export function selectedByEnv<T extends { key: string }>(all: T[], variable: string): T[] {
+	const requested = (process.env[variable] ?? '').split(',').filter(Boolean);
+	return requested.length > 0 ? all.filter((entry) => requested.includes(entry.key)) : all;
+}
+
 /**
- * A real n8n behind a latency proxy for one scenario, and its repetitions: each runs every provider once, in an
- * order rotated by the repetition. `prepare` sets n8n up further before the first run. A broken run names n8n's log.
+ * A scenario's repetitions in a real n8n: each runs every provider once, in an order rotated by the repetition.
+ * `prepare` sets n8n up further before the first run.
  */
 export async function inN8nRepetitions<P extends { label: string }>(
 	sandbox: BenchSandbox,
@@ -134,10 +152,7 @@ export async function inN8nRepetitions<P extends { label: string }>(
 	run: (cli: N8nCliTarget, proxy: LatencyProxy, provider: P, repetition: number) => Promise<void>,
 	prepare: (cli: N8nCliTarget, proxy: LatencyProxy) => Promise<void> = async () => {},
 ): Promise<void> {
-	const proxy = await startLatencyProxy(sandbox.url);
-	let cli: N8nCliTarget | undefined;
-	try {
-		cli = await prepareN8n(sandbox, proxy);
+	await withBenchN8n(sandbox, async (cli, proxy) => {
 		await prepare(cli, proxy);
 		for (let repetition = 0; repetition < repetitions; repetition++) {
 			for (const provider of rotated(providers, repetition)) {
@@ -148,13 +163,7 @@ export async function inN8nRepetitions<P extends { label: string }>(
 				);
 			}
 		}
-	} catch (error) {
-		const log = cli ? `\nn8n's log: ${path.join(cli.userFolder, 'n8n-cli.log')}` : '';
-		throw new Error(`${(error as Error).message}${log}`);
-	} finally {
-		await proxy.stop();
-	}
-	fs.rmSync(cli.userFolder, { recursive: true, force: true });
+	});
 }
 
 /**
@@ -167,9 +176,10 @@ export async function measureInN8n(
 	repetitions: number,
 ): Promise<ScenarioReport> {
 	const book: SampleBook = new Map();
+	// BENCH_IN_N8N_PROVIDERS=fast,knee runs some providers while investigating; the report then breaks (no samples).
 	await inN8nRepetitions(
 		sandbox,
-		{ name: 'in n8n', providers: selectedProviders(), repetitions },
+		{ name: 'in n8n', providers: selectedByEnv(PROVIDERS, 'BENCH_IN_N8N_PROVIDERS'), repetitions },
 		(cli, proxy, provider, repetition) =>
 			runProvider(cli, sandbox, proxy, provider, repetition, book),
 	);

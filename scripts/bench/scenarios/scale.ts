@@ -7,11 +7,11 @@ import type { BenchSandbox } from '../benchSandbox';
 import { executeWorkflowToFile } from '../inN8n/executeToFile';
 import { peakWithin, watchRss, type RssWatch } from '../inN8n/peakRss';
 import { campaignWorkflow, sendNodeName, type Branch, type Sender } from '../inN8n/workflows';
-import { startLatencyProxy, type LatencyProxy } from '../latencyProxy';
+import type { LatencyProxy } from '../latencyProxy';
 import { formatNumber } from '../report';
 import type { ScenarioReport, TargetCheck } from '../report';
 import { median, rotated } from '../stats';
-import { prepareN8n } from './inN8n';
+import { withBenchN8n } from './inN8n';
 
 const ITEMS = 10_000;
 const LARGE_ITEMS = 100_000;
@@ -250,20 +250,15 @@ export async function measureScale(
 	repetitions: number,
 ): Promise<ScenarioReport> {
 	await sandbox.configure({ latency: null, rateLimit: null });
-	const proxy = await startLatencyProxy(sandbox.url);
-	proxy.shape({ latencyMs: LATENCY_MS, jitterMs: 0 });
-	const sizes: SizeFigures[] = [];
-	let cli: N8nCliTarget | undefined;
-	try {
-		cli = await prepareN8n(sandbox, proxy);
+	const sizes = await withBenchN8n(sandbox, async (cli, proxy) => {
+		proxy.shape({ latencyMs: LATENCY_MS, jitterMs: 0 });
 		const api = { baseUrl: proxy.url, apiKey: sandbox.apiKey };
+		const measured: SizeFigures[] = [];
 		// One repetition above 10,000 items: the longest runs of the bench by far.
 		for (const items of scaleSizes())
-			sizes.push(await measureSize(cli, proxy, api, items, items > ITEMS ? 1 : repetitions));
-	} finally {
-		await proxy.stop();
-	}
-	fs.rmSync(cli.userFolder, { recursive: true, force: true });
+			measured.push(await measureSize(cli, proxy, api, items, items > ITEMS ? 1 : repetitions));
+		return measured;
+	});
 	return scaleReport(sizes, repetitions);
 }
 

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-
 import type { N8nCliTarget } from '../../n8n/cli';
 import { importWorkflows } from '../../n8n/cli';
 import type { BenchSandbox } from '../benchSandbox';
@@ -7,10 +5,10 @@ import { executeWorkflowToFile } from '../inN8n/executeToFile';
 import { watchRss, type RssWatch } from '../inN8n/peakRss';
 import { sampleOf, type CaseSample } from '../inN8n/samples';
 import { campaignWorkflow, type Branch } from '../inN8n/workflows';
-import { startLatencyProxy, type LatencyProxy } from '../latencyProxy';
+import type { LatencyProxy } from '../latencyProxy';
 import { formatNumber, type ScenarioReport } from '../report';
 import { median, rotated } from '../stats';
-import { prepareN8n } from './inN8n';
+import { withBenchN8n } from './inN8n';
 
 interface CostProvider {
 	key: string;
@@ -84,11 +82,8 @@ export async function measureSendOnce(
 	sandbox: BenchSandbox,
 	repetitions: number,
 ): Promise<ScenarioReport> {
-	const proxy = await startLatencyProxy(sandbox.url);
 	const book = new Map<string, Sample[]>();
-	let cli: N8nCliTarget | undefined;
-	try {
-		cli = await prepareN8n(sandbox, proxy);
+	await withBenchN8n(sandbox, async (cli, proxy) => {
 		const stamp = Date.now().toString(36);
 		// BENCH_SEND_ONCE_RUNS=fast/10000 measures some runs while investigating.
 		const only = process.env.BENCH_SEND_ONCE_RUNS?.split(',');
@@ -110,10 +105,7 @@ export async function measureSendOnce(
 							`    send once: ${provider.label}, ${size}, ${entry.key}: node ${formatNumber(sample.nodeMs / 1000, 2)} s (on the wire ${formatNumber(sample.sendingMs / 1000, 2)} s, p99 ${formatNumber(sample.p99LatencyMs)} ms), peak ${formatNumber(sample.peakRssMb)} MB\n`,
 						);
 					}
-	} finally {
-		await proxy.stop();
-	}
-	fs.rmSync(cli.userFolder, { recursive: true, force: true });
+	});
 	return sendOnceReport(book, repetitions);
 }
 

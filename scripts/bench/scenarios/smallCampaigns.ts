@@ -27,7 +27,7 @@ import { campaignWorkflow, type Branch } from '../inN8n/workflows';
 import type { LatencyProxy } from '../latencyProxy';
 import { formatNumber, type ScenarioReport, type TargetCheck } from '../report';
 import { median } from '../stats';
-import { inN8nRepetitions } from './inN8n';
+import { inN8nRepetitions, selectedByEnv } from './inN8n';
 
 const FIRST_TARGET = 0.6;
 const SECOND_TARGET = 0.9;
@@ -39,12 +39,7 @@ const WARM_UP_SENDS = 200;
 const READS_PUBLISHED_FROM_WORKFLOW = { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' };
 
 /** BENCH_SMALL_PROVIDERS=fast runs one provider while investigating. */
-function selectedProviders(): typeof SMALL_PROVIDERS {
-	const requested = (process.env.BENCH_SMALL_PROVIDERS ?? '').split(',').filter(Boolean);
-	return requested.length > 0
-		? SMALL_PROVIDERS.filter((provider) => requested.includes(provider.key))
-		: SMALL_PROVIDERS;
-}
+const selectedProviders = () => selectedByEnv(SMALL_PROVIDERS, 'BENCH_SMALL_PROVIDERS');
 
 /** Samples per `provider/size/case`, one per repetition. */
 type SmallBook = Map<string, SmallSample[]>;
@@ -109,10 +104,7 @@ function wireMs(book: SmallBook, provider: string, size: number, caseKey: string
 }
 
 interface SizeFigures {
-	provider: string;
-	size: number;
 	bestFixed: number;
-	bestFixedMs: number;
 	firstRatio: number;
 	secondRatio: number;
 }
@@ -124,10 +116,7 @@ function sizeFigures(book: SmallBook, provider: string, size: number): SizeFigur
 	}));
 	const best = fixed.reduce((a, b) => (b.ms < a.ms ? b : a));
 	return {
-		provider,
-		size,
 		bestFixed: best.limit,
-		bestFixedMs: best.ms,
 		firstRatio: best.ms / wireMs(book, provider, size, FIRST),
 		secondRatio: best.ms / wireMs(book, provider, size, SECOND),
 	};
