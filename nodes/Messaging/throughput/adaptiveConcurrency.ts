@@ -15,10 +15,11 @@ import * as tuning from './concurrencyTuning';
  * How many requests may be on the wire, found while sending, in the manner of Netflix's concurrency-limits (a
  * gradient of the fastest round trip over the current one, a square-root probe) and the AWS SDK's adaptive mode (a
  * multiplicative cut on throttling): it grows while the round trip holds, and shrinks on a 429 and when the
- * provider's budget cannot pay for what is in flight. A longer round trip alone cannot tell a provider's queue
- * from n8n's own (n8n spends milliseconds of CPU on every request), so a step up that lengthened it is judged by
- * what it delivered (Little's law, as TCP Vegas and BBR read it): kept when the answers per second rose with it,
- * undone when they did not. Decisions are made once per round trip: a window closes when as many requests as the
+ * provider's budget cannot pay for what is in flight. Slow start ends at the first round trip a step lengthened,
+ * undoing the step (as TCP's HyStart leaves slow start on a rise in delay). Past it, a longer round trip alone
+ * cannot tell a provider's queue from n8n's own (n8n spends milliseconds of CPU on every request), so a probe that
+ * lengthened it is judged by what it delivered (Little's law, as TCP Vegas and BBR read it): kept when the answers
+ * per second rose with it, undone when they did not. Decisions are made once per round trip: a window closes when as many requests as the
  * limit, all started after the previous decision, have answered, so every decision sees the one before.
  */
 export class AdaptiveConcurrencyLimit {
@@ -128,36 +129,45 @@ export class AdaptiveConcurrencyLimit {
 		const reading = readWindow(this.window, this.current);
 		const step = this.lastStep;
 		this.lastStep = undefined;
+		const firstRoundTrip = this.search.fastestRoundTrip === Number.POSITIVE_INFINITY;
 		this.search.fastestRoundTrip = Math.min(this.search.fastestRoundTrip, reading.lucky);
 		// Slow start steps by half: one step too far costs a provider at its knee 1.5 × its latency. So it reads
 		// the median, which no few early answers can hold down; past it, the luckiest tenth rides out stalls.
 		const roundTrip = this.search.slowStart ? reading.median : reading.lucky;
-		const { fastestRoundTrip, acceptedRoundTrip } = this.search;
-		const tolerated = tuning.toleratedRoundTrip(fastestRoundTrip, acceptedRoundTrip);
-		if (roundTrip <= tolerated) {
+		const tolerated = tuning.toleratedRoundTrip(this.search.fastestRoundTrip);
+		// A step that slowed one round trip is judged on the next whatever it reads: after a stall, requests meet
+		// an emptied queue and one fast round trip would otherwise carry the limit past a knee.
+		if (step?.firstRate !== undefined && reading.filled) this.settleStep(step, reading.rate);
+		else if (roundTrip <= tolerated) {
 			this.slowRoundTrips = 0;
-			if (reading.filled) this.stepUp(reading.rate);
+			if (reading.filled) this.stepUp(reading.rate, firstRoundTrip);
 			this.window = this.freshWindow();
-		} else if (step && reading.filled) this.settleStep(step, reading.rate, roundTrip);
+		} else if (step && reading.filled && this.search.slowStart) this.undoStep(step);
+		else if (step && reading.filled) this.settleStep(step, reading.rate);
 		else this.afterSlowRoundTrip(tolerated / roundTrip, reading);
 		this.pace.keep(this.search, this.clock.now());
 	}
 
-	private settleStep(step: Step, rate: number, roundTrip: number): void {
-		const verdict = judgeStep(step, this.search.limit, rate, roundTrip);
+	/**
+	 * Slow start ends at the first round trip its step lengthened, back where it was. Its windows are bursts (the
+	 * step's requests leave at once, and n8n queues them behind each other), whose answers per second say little;
+	 * the probes after it, one window at the limit each, are judged on what they deliver.
+	 */
+	private undoStep(step: Step): void {
+		this.search.limit = step.fromLimit;
+		this.afterDecrease();
+	}
+
+	private settleStep(step: Step, rate: number): void {
+		const verdict = judgeStep(step, this.search.limit, rate);
 		if (verdict.kind === 'unpaid') {
 			// Back to where it was, and only probe from there.
 			this.search.limit = step.fromLimit;
 			this.afterDecrease();
 			return;
 		}
+		// A probe that paid is kept, and the next one waits for the latency to hold.
 		if (verdict.kind === 'awaitSecond') this.lastStep = verdict.step;
-		// Slow start's steps are large enough to tell a real gain from jitter, so only they make a paid step's
-		// latency the new normal; a probe that paid is kept, and the next one waits for the latency to hold.
-		else if (this.search.slowStart) {
-			this.search.acceptedRoundTrip = verdict.roundTrip;
-			this.stepUp(verdict.rate);
-		}
 		this.window = this.freshWindow();
 	}
 
@@ -176,7 +186,6 @@ export class AdaptiveConcurrencyLimit {
 			// Still slow with one request in flight: the provider got slower for everyone, not because of us.
 			// That latency is its new unloaded one, and the search starts again from here.
 			this.search.fastestRoundTrip = reading.lucky;
-			this.search.acceptedRoundTrip = 0;
 			this.search.slowStart = true;
 			this.slowRoundTrips = 0;
 			if (reading.filled) this.stepUp(reading.rate);
@@ -189,9 +198,12 @@ export class AdaptiveConcurrencyLimit {
 		this.afterDecrease();
 	}
 
-	private stepUp(rate: number): void {
+	/** `first`: the run's first round trip, which read the provider's latency at few in flight, went well. */
+	private stepUp(rate: number, first = false): void {
 		const { limit, slowStart } = this.search;
-		const grown = slowStart ? limit * tuning.SLOW_START_GROWTH : limit + Math.sqrt(limit);
+		const grown = slowStart
+			? Math.max(limit * tuning.SLOW_START_GROWTH, first ? tuning.SECOND_ROUND_TRIP_LIMIT : 0)
+			: limit + Math.sqrt(limit);
 		const next = Math.min(this.upperBound, grown);
 		if (next > limit) this.lastStep = { fromLimit: limit, fromRate: rate };
 		this.search.limit = next;

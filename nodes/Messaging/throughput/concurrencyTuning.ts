@@ -6,11 +6,13 @@ import type { ProviderBudget } from '../vocabulary/providerBudget';
  */
 
 export const AUTOMATIC_UPPER_BOUND = 100;
-// Where growing by half from 5, the fixed default of earlier versions, stood after four round trips: the search
-// takes the same path from here, and a campaign of 100 needs 3 round trips instead of 7. A provider that queues
-// past fewer meets one round trip above its knee, whose first answers still read its unloaded latency (a queue
-// serves them first).
-export const AUTOMATIC_START = 25;
+// The first round trip reads the provider's unloaded latency, the yardstick of every later decision: few requests
+// at once, so neither a provider's queue nor n8n's own (milliseconds of CPU per request) is in it.
+export const AUTOMATIC_START = 5;
+// If that round trip went well the second goes to where growing by half from 5 stands after four: the search
+// takes the same path from there, and a campaign of 100 needs 4 round trips instead of 7. A provider that queues
+// past fewer meets one round trip above its knee, measured against its unloaded latency.
+export const SECOND_ROUND_TRIP_LIMIT = 25;
 export const MIN_LIMIT = 1;
 // The fewest answers a slow-start decision reads: a median of fewer is one request's luck.
 export const MIN_SLOW_START_ANSWERS = 5;
@@ -32,19 +34,13 @@ export const MAX_SLOW_START_CUT = 0.5;
 export const MAX_PROBE_CUT = 0.8;
 // The AWS SDK's adaptive retry mode keeps 0.7 of the rate after a throttle.
 export const THROTTLE_DECREASE = 0.7;
-// Past a step that paid, the round trip it brought may grow this much more before it reads as a queue.
-export const ACCEPTED_TOLERANCE = 1.25;
 // Requests are paid for when they arrive, and the budget refills while they travel: twice one round trip's refill
 // keeps a paced sender from waiting on its own lanes.
 export const REFILL_ROUND_TRIPS = 2;
 
-/** The round trip past which a queue is forming: within the fastest's tolerance, or of the last step that paid. */
-export function toleratedRoundTrip(fastest: number, accepted: number): number {
-	return Math.max(
-		fastest * LATENCY_TOLERANCE,
-		fastest + HOST_QUEUEING_MS,
-		accepted * ACCEPTED_TOLERANCE,
-	);
+/** The round trip past which a queue is forming. */
+export function toleratedRoundTrip(fastest: number): number {
+	return Math.max(fastest * LATENCY_TOLERANCE, fastest + HOST_QUEUEING_MS);
 }
 
 /** How many requests the budget left, plus what refills while they travel, can pay for. */

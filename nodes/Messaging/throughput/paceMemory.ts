@@ -7,8 +7,6 @@ export interface SearchState {
 	/** Still growing by half per round trip: no knee was met yet. */
 	slowStart: boolean;
 	fastestRoundTrip: number;
-	/** The round trip at the last step up that paid for its rise in latency: a queue that is worth its wait. */
-	acceptedRoundTrip: number;
 }
 
 /** What the automatic concurrency limit had learnt of one provider when it last decided. */
@@ -99,14 +97,13 @@ export function startingSearch(
 ): SearchState {
 	const learnt = pace.recall(now);
 	if (learnt) {
-		const { limit, slowStart, fastestRoundTrip, acceptedRoundTrip } = learnt;
-		return { limit: Math.min(upperBound, limit), slowStart, fastestRoundTrip, acceptedRoundTrip };
+		const { limit, slowStart, fastestRoundTrip } = learnt;
+		return { limit: Math.min(upperBound, limit), slowStart, fastestRoundTrip };
 	}
 	return {
 		// A bound the user chose is a pace they already trust: start there and only leave it on a signal.
 		limit: automatic ? AUTOMATIC_START : upperBound,
 		slowStart: automatic,
 		fastestRoundTrip: Number.POSITIVE_INFINITY,
-		acceptedRoundTrip: 0,
 	};
 }

@@ -7,31 +7,27 @@ const MIN_GAIN = 0.04;
 export interface Step {
 	fromLimit: number;
 	fromRate: number;
-	/** The rate and round trip of the first slow round trip at the new limit, while a second one is awaited. */
+	/** The rate of the first slow round trip at the new limit, while a second one is awaited. */
 	firstRate?: number;
-	firstRoundTrip?: number;
 }
 
 export type StepVerdict =
 	| { kind: 'awaitSecond'; step: Step }
-	/** More in flight bought more answers: what the new limit delivers, and the round trip that is its normal. */
-	| { kind: 'paid'; rate: number; roundTrip: number }
+	/** More in flight bought more answers. */
+	| { kind: 'paid' }
 	/** The step bought nothing but a longer queue. */
 	| { kind: 'unpaid' };
 
 /**
  * Judges a step up to `limit` that lengthened the round trip by what it delivered. On a fast provider one round
  * trip's rate is as noisy as n8n's event loop, so a step is judged on two: their mean rate against the rate before
- * the step. A stall only ever slows a round trip, so of the two the better rate and round trip are what it paid.
+ * the step.
  */
-export function judgeStep(step: Step, limit: number, rate: number, roundTrip: number): StepVerdict {
+export function judgeStep(step: Step, limit: number, rate: number): StepVerdict {
 	if (step.firstRate === undefined)
-		return { kind: 'awaitSecond', step: { ...step, firstRate: rate, firstRoundTrip: roundTrip } };
+		return { kind: 'awaitSecond', step: { ...step, firstRate: rate } };
 	const required = Math.max(MIN_GAIN, GAIN_SHARE * (limit / step.fromLimit - 1));
-	if ((step.firstRate + rate) / 2 < step.fromRate * (1 + required)) return { kind: 'unpaid' };
-	return {
-		kind: 'paid',
-		rate: Math.max(step.firstRate, rate),
-		roundTrip: Math.min(step.firstRoundTrip ?? roundTrip, roundTrip),
-	};
+	return (step.firstRate + rate) / 2 < step.fromRate * (1 + required)
+		? { kind: 'unpaid' }
+		: { kind: 'paid' };
 }

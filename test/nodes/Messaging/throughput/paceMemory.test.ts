@@ -12,7 +12,6 @@ const pace = (limit: number, learntAt: number): LearntPace => ({
 	limit,
 	slowStart: false,
 	fastestRoundTrip: 200,
-	acceptedRoundTrip: 0,
 	learntAt,
 });
 
@@ -47,31 +46,29 @@ describe('paceSlotFor', () => {
 });
 
 describe('RunPace and startingSearch', () => {
-	test('a run starts at the learnt pace within its bound, or at 25 in slow start without one', () => {
+	test('a run starts at the learnt pace within its bound, or at 5 in slow start without one', () => {
 		const memory = new PaceMemory();
 		const run = new RunPace({ memory, key: 'k' });
 		expect(startingSearch(100, true, run, 0)).toEqual({
-			limit: 25,
+			limit: 5,
 			slowStart: true,
 			fastestRoundTrip: Number.POSITIVE_INFINITY,
-			acceptedRoundTrip: 0,
 		});
-		run.keep({ limit: 150, slowStart: true, fastestRoundTrip: 20, acceptedRoundTrip: 30 }, 10);
+		run.keep({ limit: 150, slowStart: true, fastestRoundTrip: 20 }, 10);
 		expect(startingSearch(100, true, new RunPace({ memory, key: 'k' }), 20)).toEqual({
 			limit: 100,
 			slowStart: true,
 			fastestRoundTrip: 20,
-			acceptedRoundTrip: 30,
 		});
 	});
 
 	test('a dropped run forgets the pace and keeps nothing more', () => {
 		const memory = new PaceMemory();
 		const run = new RunPace({ memory, key: 'k' });
-		run.keep({ limit: 40, slowStart: false, fastestRoundTrip: 20, acceptedRoundTrip: 0 }, 0);
+		run.keep({ limit: 40, slowStart: false, fastestRoundTrip: 20 }, 0);
 		run.drop();
 		expect(memory.recall('k', 0)).toBeUndefined();
-		run.keep({ limit: 30, slowStart: false, fastestRoundTrip: 20, acceptedRoundTrip: 0 }, 1);
+		run.keep({ limit: 30, slowStart: false, fastestRoundTrip: 20 }, 1);
 		expect(memory.recall('k', 1)).toBeUndefined();
 	});
 });
