@@ -19,8 +19,9 @@ import * as tuning from './concurrencyTuning';
  * undoing the step (as TCP's HyStart leaves slow start on a rise in delay). Past it, a longer round trip alone
  * cannot tell a provider's queue from n8n's own (n8n spends milliseconds of CPU on every request), so a probe that
  * lengthened it is judged by what it delivered (Little's law, as TCP Vegas and BBR read it): kept when the answers
- * per second rose with it, undone when they did not. Decisions are made once per round trip: a window closes when as many requests as the
- * limit, all started after the previous decision, have answered, so every decision sees the one before.
+ * per second rose with it, undone when they did not. Decisions are made once per round trip: a window closes when
+ * as many requests as the limit, all started after the previous decision, have answered, so every decision sees
+ * the one before.
  */
 export class AdaptiveConcurrencyLimit {
 	readonly upperBound: number;
@@ -166,7 +167,7 @@ export class AdaptiveConcurrencyLimit {
 			this.afterDecrease();
 			return;
 		}
-		// A probe that paid is kept, and the next one waits for the latency to hold.
+		// Paid: the probe is kept, and the next one waits for the latency to hold.
 		if (verdict.kind === 'awaitSecond') this.lastStep = verdict.step;
 		this.window = this.freshWindow();
 	}
