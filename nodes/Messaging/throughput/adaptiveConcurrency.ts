@@ -143,16 +143,18 @@ export class AdaptiveConcurrencyLimit {
 			this.slowRoundTrips = 0;
 			if (reading.filled) this.stepUp(reading.rate, firstRoundTrip);
 			this.window = this.freshWindow();
-		} else if (step && reading.filled && this.search.slowStart) this.undoStep(step);
-		else if (step && reading.filled) this.settleStep(step, reading.rate);
-		else this.afterSlowRoundTrip(tolerated / roundTrip, reading);
+		} else if (step && reading.filled) {
+			if (this.search.slowStart) this.undoStep(step);
+			else this.settleStep(step, reading.rate);
+		} else this.afterSlowRoundTrip(tolerated / roundTrip, reading);
 		this.pace.keep(this.search, this.clock.now());
 	}
 
 	/**
-	 * Slow start ends at the first round trip its step lengthened, back where it was. Its windows are bursts (the
-	 * step's requests leave at once, and n8n queues them behind each other), whose answers per second say little;
-	 * the probes after it, one window at the limit each, are judged on what they deliver.
+	 * Back to where the step started, and only probe from there. Slow start ends so at the first round trip its step
+	 * lengthened: its windows are bursts (the step's requests leave at once, and n8n queues them behind each other),
+	 * whose answers per second say little; the probes after it, one window at the limit each, are judged on what they
+	 * deliver.
 	 */
 	private undoStep(step: Step): void {
 		this.search.limit = step.fromLimit;
@@ -162,9 +164,7 @@ export class AdaptiveConcurrencyLimit {
 	private settleStep(step: Step, rate: number): void {
 		const verdict = judgeStep(step, this.search.limit, rate);
 		if (verdict.kind === 'unpaid') {
-			// Back to where it was, and only probe from there.
-			this.search.limit = step.fromLimit;
-			this.afterDecrease();
+			this.undoStep(step);
 			return;
 		}
 		// Paid: the probe is kept, and the next one waits for the latency to hold.

@@ -177,7 +177,7 @@ export async function measureInN8n(
 	repetitions: number,
 ): Promise<ScenarioReport> {
 	const book: SampleBook = new Map();
-	// BENCH_IN_N8N_PROVIDERS=fast,knee runs some providers while investigating; the report then breaks (no samples).
+	// BENCH_IN_N8N_PROVIDERS=fast,knee runs some providers while investigating; the report covers those.
 	await inN8nRepetitions(
 		sandbox,
 		{ name: 'in n8n', providers: selectedByEnv(PROVIDERS, 'BENCH_IN_N8N_PROVIDERS'), repetitions },
