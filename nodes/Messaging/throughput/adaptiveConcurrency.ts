@@ -5,6 +5,7 @@ import { RunPace, startingSearch, type PaceSlot, type SearchState } from './pace
 import {
 	openWindow,
 	readWindow,
+	recordSample,
 	type RoundTripWindow,
 	type WindowReading,
 } from './roundTripWindow';
@@ -71,22 +72,26 @@ export class AdaptiveConcurrencyLimit {
 		failureKindOf: (answer: T) => FailureKind | undefined,
 	): Promise<T> {
 		const startedAt = this.clock.now();
-		this.inFlight++;
-		const loaded = this.inFlight >= this.current;
+		const inFlightAtStart = ++this.inFlight;
 		this.window.peakInFlight = Math.max(this.window.peakInFlight, this.inFlight);
 		const sending = request();
 		// Only observed here: the caller gets the answer (or rejection) exactly as the transport made it.
 		void sending.then(
-			(answer) => this.recordSettled(startedAt, loaded, failureKindOf(answer) ?? 'answered'),
-			() => this.recordSettled(startedAt, loaded, 'final'),
+			(answer) =>
+				this.recordSettled(startedAt, inFlightAtStart, failureKindOf(answer) ?? 'answered'),
+			() => this.recordSettled(startedAt, inFlightAtStart, 'final'),
 		);
 		return await sending;
 	}
 
-	private recordSettled(startedAt: number, loaded: boolean, kind: FailureKind | 'answered'): void {
+	private recordSettled(
+		startedAt: number,
+		inFlightAtStart: number,
+		kind: FailureKind | 'answered',
+	): void {
 		this.inFlight--;
 		if (kind === 'not_sent') return;
-		if (kind !== 'rate_limited') this.recordAnswer(startedAt, loaded);
+		if (kind !== 'rate_limited') this.recordAnswer(startedAt, inFlightAtStart);
 		// The requests in flight when the provider first said 429 all come back 429; the cut made for the first one
 		// already answers them, so only a request started after the last cut cuts again.
 		else if (startedAt >= this.lastDecreaseAt) {
@@ -105,20 +110,19 @@ export class AdaptiveConcurrencyLimit {
 		this.afterDecrease();
 	}
 
-	private recordAnswer(startedAt: number, loaded: boolean): void {
+	private recordAnswer(startedAt: number, inFlightAtStart: number): void {
 		const roundTrip = this.clock.now() - startedAt;
 		this.latestRoundTrip = roundTrip;
 		if (startedAt < this.window.startedAt) return;
-		this.window.latencies.push(roundTrip);
-		if (loaded) this.window.loadedLatencies.push(roundTrip);
+		recordSample(this.window, roundTrip, inFlightAtStart, this.current);
 		if (this.window.latencies.length >= this.answersToDecide()) this.decide();
 	}
 
 	/**
 	 * A window's requests start only as those in flight at its opening come back, so waiting for as many answers
 	 * as the limit takes two round trips once answers spread. Slow start asks only whether the round trip held at
-	 * the new limit, and the requests started the moment it rose, the most loaded, answer that: it decides on them,
-	 * once per round trip.
+	 * the new limit, and the requests started the moment it rose answer that (the last of them met the new load):
+	 * it decides on them, once per round trip.
 	 */
 	private answersToDecide(): number {
 		if (!this.search.slowStart) return this.current;
@@ -127,37 +131,52 @@ export class AdaptiveConcurrencyLimit {
 	}
 
 	private decide(): void {
-		const reading = readWindow(this.window, this.current);
+		const reading = readWindow(this.window, this.current, this.search.slowStart);
 		const step = this.lastStep;
 		this.lastStep = undefined;
 		const firstRoundTrip = this.search.fastestRoundTrip === Number.POSITIVE_INFINITY;
-		this.search.fastestRoundTrip = Math.min(this.search.fastestRoundTrip, reading.lucky);
-		// Slow start steps by half: one step too far costs a provider at its knee 1.5 × its latency. So it reads
-		// the median, which no few early answers can hold down; past it, the luckiest tenth rides out stalls.
-		const roundTrip = this.search.slowStart ? reading.median : reading.lucky;
+		// Every answer is a latency sample: the first of a step's burst can read it lower than a slow first round trip did.
+		this.search.fastestRoundTrip = Math.min(this.search.fastestRoundTrip, reading.fastest);
+		// The limit grows only on a median that held (in slow start, of the requests that met its step's full load):
+		// after an event-loop stall, the requests n8n sends at once meet an emptied queue, and their luck says
+		// nothing of the limit. It shrinks only when the luckiest tenth is slow too: a stall delays every request in
+		// flight across it, a provider that queues every request.
 		const tolerated = tuning.toleratedRoundTrip(this.search.fastestRoundTrip);
-		// A step that slowed one round trip is judged on the next whatever it reads: after a stall, requests meet
-		// an emptied queue and one fast round trip would otherwise carry the limit past a knee.
+		// A step that slowed one round trip is judged on the next whatever it reads, for the same reason.
 		if (step?.firstRate !== undefined && reading.filled) this.settleStep(step, reading.rate);
-		else if (roundTrip <= tolerated) {
+		else if (reading.median <= tolerated) {
 			this.slowRoundTrips = 0;
 			if (reading.filled) this.stepUp(reading.rate, firstRoundTrip);
 			this.window = this.freshWindow();
 		} else if (step && reading.filled) {
-			if (this.search.slowStart) this.undoStep(step);
+			if (this.search.slowStart) this.leaveSlowStart(step, reading.median);
 			else this.settleStep(step, reading.rate);
-		} else this.afterSlowRoundTrip(tolerated / roundTrip, reading);
+		} else if (!this.search.slowStart && reading.lucky <= tolerated) {
+			this.slowRoundTrips = 0;
+			this.window = this.freshWindow();
+		} else {
+			const roundTrip = this.search.slowStart ? reading.median : reading.lucky;
+			this.afterSlowRoundTrip(tolerated / roundTrip, reading);
+		}
 		this.pace.keep(this.search, this.clock.now());
 	}
 
-	/**
-	 * Back to where the step started, and only probe from there. Slow start ends so at the first round trip its step
-	 * lengthened: its windows are bursts (the step's requests leave at once, and n8n queues them behind each other),
-	 * whose answers per second say little; the probes after it, one window at the limit each, are judged on what they
-	 * deliver.
-	 */
+	/** A probe that bought nothing but a longer queue: back to where it started. */
 	private undoStep(step: Step): void {
 		this.search.limit = step.fromLimit;
+		this.afterDecrease();
+	}
+
+	/**
+	 * Slow start ends at the first round trip its step lengthened, as TCP's HyStart does on a rise in delay: its
+	 * windows are bursts (the step's requests leave at once, and n8n queues them behind each other), whose answers
+	 * per second say little, so it does not wait to judge them. The limit goes back to what the provider answers
+	 * unqueued (answers per millisecond, limit ÷ round trip, times the fastest round trip: the estimate of TCP Vegas
+	 * and BBR), between where the step started and where it went; only probes follow, judged on what they deliver.
+	 */
+	private leaveSlowStart(step: Step, roundTrip: number): void {
+		const unqueued = (this.search.limit * this.search.fastestRoundTrip) / roundTrip;
+		this.search.limit = Math.max(step.fromLimit, Math.min(this.search.limit, unqueued));
 		this.afterDecrease();
 	}
 

@@ -9,10 +9,10 @@ export const AUTOMATIC_UPPER_BOUND = 100;
 // The first round trip reads the provider's unloaded latency, the yardstick of every later decision: few requests
 // at once, so neither a provider's queue nor n8n's own (milliseconds of CPU per request) is in it.
 export const AUTOMATIC_START = 5;
-// If that round trip went well the second goes to where growing by half from 5 stands after four: the search
-// takes the same path from there, and a campaign of 100 needs 4 round trips instead of 7. A provider that queues
-// past fewer meets one round trip above its knee, measured against its unloaded latency.
-export const SECOND_ROUND_TRIP_LIMIT = 25;
+// If that round trip went well the second goes to 40: a campaign of 100 then takes 3 round trips (5, 40, 55), not
+// 7. A provider that queues past fewer meets one round trip above its knee, read on the requests that left last
+// (roundTripWindow.ts) against its unloaded latency, and the limit goes back to what it answered unqueued.
+export const SECOND_ROUND_TRIP_LIMIT = 40;
 export const MIN_LIMIT = 1;
 // The fewest answers a slow-start decision reads: a median of fewer is one request's luck.
 export const MIN_SLOW_START_ANSWERS = 5;

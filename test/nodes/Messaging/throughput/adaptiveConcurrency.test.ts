@@ -32,8 +32,23 @@ async function roundTrip(
 	await clock.run(Promise.all(requests));
 }
 
+/** One round trip whose request `index` (in start order) answers after `latencyOf(index)`. */
+async function roundTripEach(
+	limit: AdaptiveConcurrencyLimit,
+	clock: VirtualClock,
+	latencyOf: (index: number) => number,
+): Promise<void> {
+	const requests = Array.from({ length: limit.current }, async (_, index) => {
+		await limit.track(
+			async () => await clock.sleep(latencyOf(index)),
+			() => undefined,
+		);
+	});
+	await clock.run(Promise.all(requests));
+}
+
 describe('AdaptiveConcurrencyLimit', () => {
-	test('starts at 5, goes to 25 once that round trip held, then grows by half per round trip, up to its bound', async () => {
+	test('starts at 5, goes to 40 once that round trip held, then grows by half per round trip, up to its bound', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		const seen = [limit.current];
@@ -41,8 +56,8 @@ describe('AdaptiveConcurrencyLimit', () => {
 			await roundTrip(limit, clock, 200);
 			seen.push(limit.current);
 		}
-		expect(seen).toEqual([5, 25, 37, 56, 84, 100]);
-		expect([AUTOMATIC_START, SECOND_ROUND_TRIP_LIMIT]).toEqual([5, 25]);
+		expect(seen).toEqual([5, 40, 60, 90, 100, 100]);
+		expect([AUTOMATIC_START, SECOND_ROUND_TRIP_LIMIT]).toEqual([5, 40]);
 		expect(AUTOMATIC_UPPER_BOUND).toBe(100);
 	});
 
@@ -53,7 +68,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const inFlightBy = (ms: number) =>
 			Math.max(...api.starts.filter(({ at }) => at <= ms).map(({ inFlight }) => inFlight));
 		// Each round trip takes at most 250 ms; the answers that decide are those of the requests the step added.
-		expect([inFlightBy(250), inFlightBy(500), inFlightBy(750)]).toEqual([25, 37, 56]);
+		expect([inFlightBy(250), inFlightBy(500), inFlightBy(750)]).toEqual([40, 60, 90]);
 		expect(inFlightBy(1000)).toBeGreaterThanOrEqual(80);
 	});
 
@@ -104,12 +119,45 @@ describe('AdaptiveConcurrencyLimit', () => {
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(56);
+		expect(limit.current).toBe(90);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(37);
+		expect(limit.current).toBe(60);
 		// Undone, it only probes from there: by √limit, not by half.
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(Math.floor(37.5 + Math.sqrt(37.5)));
+		expect(limit.current).toBe(Math.floor(60 + Math.sqrt(60)));
+	});
+
+	test('the jump from 5 to 40 that lengthened the round trip goes back to what the provider answered unqueued', async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({}, clock);
+		await roundTrip(limit, clock, 100);
+		expect(limit.current).toBe(40);
+		// 40 in flight take 250 ms: 0.16 answers per ms, which at the unloaded 100 ms fill 16 in flight.
+		await roundTrip(limit, clock, 250);
+		expect(limit.current).toBe(16);
+		await roundTrip(limit, clock, 100);
+		expect(limit.current).toBe(20);
+	});
+
+	test('a slow first round trip does not loosen the tolerance: the first answers of the step to 40 read the latency', async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({}, clock);
+		// A provider hiccup: the first 5 take 160 ms, which would tolerate 240.
+		await roundTrip(limit, clock, 160);
+		expect(limit.current).toBe(40);
+		// The first half of the step meets the provider's 100 ms; the half that met 40 in flight takes 200.
+		await roundTripEach(limit, clock, (index) => (index < 20 ? 100 : 200));
+		expect(limit.current).toBe(20);
+	});
+
+	test('slow start reads the requests that left last in its step: a provider meets the first of a burst unloaded', async () => {
+		const clock = new VirtualClock();
+		const api = new VirtualMessagingApi({ latencyMs: 100, jitterMs: 0, kneeInFlight: 20 }, clock);
+		await sendThroughVirtualApi(api, clock, 200);
+		// The step to 40 meets the first of its 35 new requests at 6 to 20 in flight, unqueued (their median:
+		// 120 ms, within the 150 ms tolerated); the last quarter of the rise takes 160 to 200 ms. Read on those, the
+		// step is undone before 60 go out.
+		expect(api.peakInFlight).toBe(40);
 	});
 
 	test('a probe that slowed one round trip is judged on the next, though that one reads fast', async () => {
@@ -118,14 +166,29 @@ describe('AdaptiveConcurrencyLimit', () => {
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(25);
+		expect(limit.current).toBe(40);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(30);
-		// 30 in flight, twice as slow: then a round trip as fast as ever, as after a stall that emptied the queue.
-		// Their mean rate (0.15 and 0.3 per ms) is not 4 % above 25's 0.25, so the probe is undone, not grown on.
+		expect(limit.current).toBe(46);
+		// 46 in flight, twice as slow: then a round trip as fast as ever, as after a stall that emptied the queue.
+		// Their mean rate (0.23 and 0.46 per ms) is not 4 % above 40's 0.4, so the probe is undone, not grown on.
 		await roundTrip(limit, clock, 200);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(25);
+		expect(limit.current).toBe(40);
+	});
+
+	test('the limit grows only on a median that held: the lucky tenth after a stall neither grows nor cuts it', async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({}, clock);
+		await roundTrip(limit, clock, 100);
+		await roundTrip(limit, clock, 400);
+		expect(limit.current).toBe(10);
+		// After a stall, the 2 requests n8n sends first meet an emptied queue; the other 8 wait out the stall.
+		for (let trip = 0; trip < 3; trip++) {
+			await roundTripEach(limit, clock, (index) => (index < 2 ? 100 : 300));
+			expect(limit.current).toBe(10);
+		}
+		await roundTrip(limit, clock, 100);
+		expect(limit.current).toBe(13);
 	});
 
 	test('past slow start, a probe that lengthened the round trip but delivered more answers per second is kept (n8n itself queueing)', async () => {
@@ -138,10 +201,10 @@ describe('AdaptiveConcurrencyLimit', () => {
 			await roundTrip(limit, clock, hostBound());
 			seen.push(limit.current);
 		}
-		// 84 in flight take 184 ms, past the 157.5 ms the fastest round trip (105 ms) tolerates: slow start ends
-		// back at 56. The probe to 63 takes 163 ms, also past it, yet delivers 0.39 answers per ms against 56's 0.36:
-		// kept after two round trips, not undone to 56.
-		expect(seen).toEqual([5, 25, 37, 56, 84, 56, 63, 63, 63]);
+		// 60 in flight take 160 ms, past the 157.5 ms the fastest round trip (105 ms) tolerates: slow start ends
+		// back at 40. The probes to 46 and 53 hold; the one to 60 takes 160 ms, past it again, yet delivers 0.375
+		// answers per ms against 53's 0.347: kept after two round trips, not undone to 53.
+		expect(seen).toEqual([5, 40, 60, 40, 46, 53, 60, 60, 60]);
 	});
 
 	test('after a cut it probes upward by √limit per round trip, not by half', async () => {
@@ -170,7 +233,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 		await roundTrip(limit, clock, 1, 'not_sent');
 		expect(limit.current).toBe(5);
 		await roundTrip(limit, clock, 100, 'maybe_processed');
-		expect(limit.current).toBe(25);
+		expect(limit.current).toBe(40);
 	});
 
 	test('never more in flight than the budget left and two round trips of refill pay for', async () => {
@@ -214,16 +277,16 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
 		await roundTrip(first, clock, 200);
 		await roundTrip(first, clock, 200);
-		expect(first.current).toBe(37);
+		expect(first.current).toBe(60);
 		const second = new AdaptiveConcurrencyLimit({ pace }, clock);
-		expect(second.current).toBe(37);
+		expect(second.current).toBe(60);
 		// Still in slow start, with the fastest round trip it knew: the same latency grows it by half.
 		await roundTrip(second, clock, 200);
-		expect(second.current).toBe(56);
+		expect(second.current).toBe(90);
 		// A queue forming is read against the latency the last run knew, not taken as the new normal: the step that
 		// doubled the round trip ends slow start, undone.
 		await roundTrip(second, clock, 400);
-		expect(second.current).toBe(37);
+		expect(second.current).toBe(60);
 	});
 
 	test('a pace older than PACE_KEPT_MS is not reused', async () => {
@@ -234,7 +297,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		await roundTrip(first, clock, 200);
 		const learnt = new AdaptiveConcurrencyLimit({ pace }, clock).current;
 		await clock.run(clock.sleep(PACE_KEPT_MS + 1));
-		expect(learnt).toBe(37);
+		expect(learnt).toBe(60);
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
 	});
 
@@ -244,9 +307,9 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
 		await roundTrip(first, clock, 200);
 		await roundTrip(first, clock, 200);
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(37);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(60);
 		await roundTrip(first, clock, 200, 'rate_limited');
-		expect(first.current).toBe(Math.floor(37.5 * 0.7));
+		expect(first.current).toBe(Math.floor(60 * 0.7));
 		for (let trip = 0; trip < 3; trip++) await roundTrip(first, clock, 200);
 		expect(first.current).toBeGreaterThan(AUTOMATIC_START);
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
@@ -258,7 +321,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
 		await roundTrip(first, clock, 200);
 		await roundTrip(first, clock, 200);
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(37);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(60);
 		first.recordProviderBudget({ remaining: 2, quota: 100, windowSeconds: 60 });
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
 	});
