@@ -135,7 +135,8 @@ export class AdaptiveConcurrencyLimit {
 		const step = this.lastStep;
 		this.lastStep = undefined;
 		const firstRoundTrip = this.search.fastestRoundTrip === Number.POSITIVE_INFINITY;
-		// Every answer is a latency sample: the first of a step's burst can read it lower than a slow first round trip did.
+		// Every answer is a latency sample: the first of a step's burst can read it lower than a slow first round
+		// trip did.
 		this.search.fastestRoundTrip = Math.min(this.search.fastestRoundTrip, reading.fastest);
 		// The limit grows only on a median that held (in slow start, of the requests that met its step's full load):
 		// after an event-loop stall, the requests n8n sends at once meet an emptied queue, and their luck says

@@ -13,17 +13,20 @@ import type { FailureKind } from '../../../../nodes/Messaging/vocabulary/failure
 import { VirtualClock } from './virtualClock';
 import { sendThroughVirtualApi, VirtualMessagingApi } from './virtualMessagingApi';
 
-/** One round trip: `current` requests at once, each answering after `latencyMs` (or failing with `failure`). */
-async function roundTrip(
+/**
+ * One round trip: `current` requests at once, request `index` (in start order) answering after `latencyOf(index)`
+ * (or failing with `failure`).
+ */
+async function roundTripEach(
 	limit: AdaptiveConcurrencyLimit,
 	clock: VirtualClock,
-	latencyMs: number,
+	latencyOf: (index: number) => number,
 	failure?: FailureKind,
 ): Promise<void> {
-	const requests = Array.from({ length: limit.current }, async () => {
+	const requests = Array.from({ length: limit.current }, async (_, index) => {
 		await limit.track(
 			async () => {
-				await clock.sleep(latencyMs);
+				await clock.sleep(latencyOf(index));
 				return failure;
 			},
 			(answer) => answer,
@@ -32,19 +35,14 @@ async function roundTrip(
 	await clock.run(Promise.all(requests));
 }
 
-/** One round trip whose request `index` (in start order) answers after `latencyOf(index)`. */
-async function roundTripEach(
+/** One round trip: `current` requests at once, each answering after `latencyMs` (or failing with `failure`). */
+async function roundTrip(
 	limit: AdaptiveConcurrencyLimit,
 	clock: VirtualClock,
-	latencyOf: (index: number) => number,
+	latencyMs: number,
+	failure?: FailureKind,
 ): Promise<void> {
-	const requests = Array.from({ length: limit.current }, async (_, index) => {
-		await limit.track(
-			async () => await clock.sleep(latencyOf(index)),
-			() => undefined,
-		);
-	});
-	await clock.run(Promise.all(requests));
+	await roundTripEach(limit, clock, () => latencyMs, failure);
 }
 
 describe('AdaptiveConcurrencyLimit', () => {
