@@ -15,6 +15,12 @@ export interface BatchLimits {
  */
 export const QUIET_SHARE_OF_WAIT = 0.1;
 export const MIN_QUIET_MS = 50;
+/**
+ * A leader's timer firing this late means n8n's event loop was busy: starting an execution, or at its default
+ * expression engine building an isolate for a request. Deliveries that arrived meanwhile wait unread behind the timer,
+ * so that was not quiet: the quiet time counts again from there. The timer is checked at least this often.
+ */
+export const STALL_MS = 50;
 
 export type BatchOutcome = 'started' | 'not_started';
 
@@ -29,6 +35,7 @@ export class EventBatch {
 	private open = true;
 	private readonly openedAt = Date.now();
 	private lastJoinAt = this.openedAt;
+	private lastStallEndedAt = this.openedAt;
 	private wakeLeader: () => void = () => undefined;
 	private readonly woken = new Promise<void>((resolve) => (this.wakeLeader = resolve));
 	private settleOutcome: (outcome: BatchOutcome) => void = () => undefined;
@@ -65,13 +72,17 @@ export class EventBatch {
 	async collect(): Promise<MessagingEvent[]> {
 		const quietMs = Math.max(MIN_QUIET_MS, this.limits.waitMs * QUIET_SHARE_OF_WAIT);
 		while (this.open) {
-			const deadline = Math.min(this.openedAt + this.limits.waitMs, this.lastJoinAt + quietMs);
+			const quietFrom = Math.max(this.lastJoinAt, this.lastStallEndedAt);
+			const deadline = Math.min(this.openedAt + this.limits.waitMs, quietFrom + quietMs);
 			const left = deadline - Date.now();
 			if (left <= 0) break;
-			// Cancelled once woken: a leader must not leave a timer of up to the whole wait behind it.
+			const step = Math.min(left, STALL_MS);
+			// Cancelled once woken: a leader must not leave a timer behind it.
 			const timer = new AbortController();
-			await Promise.race([sleep(left, timer.signal).catch(() => undefined), this.woken]);
+			const due = Date.now() + step;
+			await Promise.race([sleep(step, timer.signal).catch(() => undefined), this.woken]);
 			timer.abort();
+			if (Date.now() - due > STALL_MS) this.lastStallEndedAt = Date.now();
 		}
 		this.open = false;
 		return this.deliveries.flat();

@@ -60,8 +60,16 @@ export class N8nRestClient {
 	}
 
 	private async expectJson<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const response = await this.send(method, path, body);
-		const text = await response.text();
+		let response = await this.send(method, path, body);
+		let text = await response.text();
+		// A saturated n8n misses its 2-second database ping and answers every REST call 503 "Database is not
+		// ready!" until the next ping succeeds: a read is asked again, for up to a minute.
+		for (let tries = 1; method === 'GET' && isDatabaseNotReady(response, text); tries++) {
+			if (tries >= DATABASE_NOT_READY_TRIES) break;
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+			response = await this.send(method, path, body);
+			text = await response.text();
+		}
 		if (!response.ok)
 			throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
 		const parsed = JSON.parse(text) as { data?: T };
@@ -83,4 +91,10 @@ export class N8nRestClient {
 		if (authCookie) this.cookie = authCookie.split(';')[0];
 		return response;
 	}
+}
+
+const DATABASE_NOT_READY_TRIES = 60;
+
+function isDatabaseNotReady(response: Response, text: string): boolean {
+	return response.status === 503 && text.includes('Database is not ready');
 }

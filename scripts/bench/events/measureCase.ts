@@ -42,6 +42,8 @@ export interface CaseFigures {
 	notAccepted: number;
 	answers: string;
 	seconds: number;
+	/** n8n's peak resident memory during this case (MB), when the kernel let the bench reset its high-water mark. */
+	peakRssMb?: number;
 }
 
 const SEND_DEADLINE_MS = 15 * 60_000;
@@ -188,7 +190,20 @@ export function urlAt(target: EventTarget, origin: string): string {
 	return `${origin}${new URL(target.url).pathname}`;
 }
 
-/** n8n's peak resident memory since it started (the kernel's high-water mark), in MB. */
+/**
+ * Starts n8n's high-water mark afresh (`clear_refs` 5, Linux 4.0 on), so the next reading is one case's peak, not
+ * the highest of every case before it. False when the kernel refused.
+ */
+export function resetPeakRss(pid: number): boolean {
+	try {
+		fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** n8n's peak resident memory since it started or since resetPeakRss (the kernel's high-water mark), in MB. */
 export function peakRssMb(pid: number): number {
 	const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
 	const match = /^VmHWM:\s+(\d+) kB/m.exec(status);

@@ -5,8 +5,8 @@ const SECRET = 'whsec_trigger_memory_51c0';
 
 /** What the static data n8n saved last holds, as the next process to load it reads it. */
 function savedIds(harness: TriggerHarness): string[] {
-	const saved = harness.staticData()['node:Messaging Trigger'] as { recentEventIds?: string[] };
-	return saved?.recentEventIds ?? [];
+	const saved = harness.staticData()['node:Messaging Trigger'] as { recentEventIds?: string };
+	return saved?.recentEventIds === undefined ? [] : (JSON.parse(saved.recentEventIds) as string[]);
 }
 
 function idOf(body: string): string {

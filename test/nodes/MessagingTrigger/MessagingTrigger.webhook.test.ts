@@ -233,7 +233,7 @@ describe("Messaging Trigger webhook, over real HTTP with n8n-core's WebhookConte
 		expect(harness.runs).toHaveLength(1);
 		expect(harness.staticData()).toEqual({
 			'node:Messaging Trigger': {
-				recentEventIds: [JSON.parse(body).event_id],
+				recentEventIds: JSON.stringify([JSON.parse(body).event_id]),
 				recentEventIdsStamp: expect.any(String),
 			},
 		});
@@ -326,8 +326,8 @@ describe("Messaging Trigger webhook, over real HTTP with n8n-core's WebhookConte
 
 		expect(harness.runs).toHaveLength(30);
 		expect(harness.staticDataSaves()).toBe(30);
-		const saved = harness.staticData()['node:Messaging Trigger'] as { recentEventIds: string[] };
-		expect(saved.recentEventIds).toEqual(
+		const saved = harness.staticData()['node:Messaging Trigger'] as { recentEventIds: string };
+		expect(JSON.parse(saved.recentEventIds)).toEqual(
 			bodies.map((body) => (JSON.parse(body) as { event_id: string }).event_id),
 		);
 	});

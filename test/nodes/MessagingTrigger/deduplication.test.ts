@@ -6,6 +6,7 @@ import {
 	REMEMBERED_TRIGGERS,
 	rememberedTriggerCount,
 	SAVED_EVENT_IDS,
+	type SavedEventIds,
 } from '../../../nodes/MessagingTrigger/deduplication';
 import type { EventIdsSave } from '../../../nodes/MessagingTrigger/savedEventIds';
 
@@ -54,11 +55,13 @@ describe('RecentEventIds', () => {
 	});
 });
 
+/** What n8n saves, read back: the ids travel as one JSON text. */
 function serialised(save: EventIdsSave): { recentEventIds: string[]; recentEventIdsStamp: string } {
-	return JSON.parse(JSON.stringify(save.fields)) as {
-		recentEventIds: string[];
+	const saved = JSON.parse(JSON.stringify(save.fields)) as {
+		recentEventIds: string;
 		recentEventIdsStamp: string;
 	};
+	return { ...saved, recentEventIds: JSON.parse(saved.recentEventIds) as string[] };
 }
 
 describe('EventIdMemory', () => {
@@ -103,7 +106,7 @@ describe('EventIdMemory', () => {
 		expect(serialised(earlier).recentEventIdsStamp).not.toBe(savedEarlier.recentEventIdsStamp);
 	});
 
-	it("leaves another batch's ids out of a save until n8n has confirmed that batch's execution", async () => {
+	it("leaves another batch's ids out of a save until n8n has confirmed that batch's execution, handed to n8n or not", async () => {
 		const memory = new EventIdMemory();
 		for (const id of ['evt_done', 'evt_held', 'evt_mine']) memory.claim(id);
 		let confirmHeld: (started: boolean) => void = () => undefined;
@@ -118,20 +121,6 @@ describe('EventIdMemory', () => {
 
 		expect(whileHeld).toEqual(['evt_done', 'evt_mine']);
 		expect(serialised(save).recentEventIds).toEqual(['evt_done', 'evt_held', 'evt_mine']);
-	});
-
-	it('saves a batch in every save once it was handed to n8n, before n8n answered it', () => {
-		const memory = new EventIdMemory();
-		for (const id of ['evt_x', 'evt_y']) memory.claim(id);
-		memory.awaitConfirmation(['evt_x'], new Promise<boolean>(() => undefined));
-		memory.awaitConfirmation(['evt_y'], new Promise<boolean>(() => undefined));
-		const ownOfY = memory.newSave(['evt_y']);
-
-		const whileCollecting = serialised(ownOfY).recentEventIds;
-		memory.handedToN8n(['evt_x']);
-
-		expect(whileCollecting).toEqual(['evt_y']);
-		expect(serialised(ownOfY).recentEventIds).toEqual(['evt_x', 'evt_y']);
 	});
 
 	it('knows whether n8n serialised a save after it was armed, and copies nothing of the memory in a structured clone', () => {
@@ -166,6 +155,26 @@ describe('EventIdMemory', () => {
 		memory.merge(saved);
 		memory.release('evt_a');
 		memory.merge(saved);
+		expect(memory.claim('evt_a')).toBe(true);
+	});
+
+	it('saves the ids as one JSON text, which n8n does not walk id by id on every webhook request', () => {
+		const memory = new EventIdMemory();
+		memory.claim('evt_a');
+		memory.claim('evt_b');
+		const saved = JSON.parse(JSON.stringify(memory.newSave().fields)) as SavedEventIds;
+		expect(saved.recentEventIds).toBe('["evt_a","evt_b"]');
+
+		const other = new EventIdMemory();
+		other.merge(saved);
+		expect(other.claim('evt_b')).toBe(false);
+		expect(other.claim('evt_c')).toBe(true);
+	});
+
+	it('merges nothing from saved ids that are not a JSON list', () => {
+		const memory = new EventIdMemory();
+		memory.merge({ recentEventIds: 'not json', recentEventIdsStamp: 'other:1' });
+		memory.merge({ recentEventIds: '{"evt_a":1}', recentEventIdsStamp: 'other:2' });
 		expect(memory.claim('evt_a')).toBe(true);
 	});
 

@@ -5,6 +5,7 @@ import {
 	joinBatch,
 	MAX_HELD_DELIVERIES,
 	MIN_QUIET_MS,
+	STALL_MS,
 } from '../../../nodes/MessagingTrigger/eventBatches';
 import type { MessagingEvent } from '../../../nodes/MessagingTrigger/events';
 
@@ -77,6 +78,41 @@ describe('EventBatch', () => {
 			expect(took).toBeLessThanOrEqual(302);
 			// The first delivery, and one every 10 ms from 9 ms to 299 ms.
 			expect(batch.eventCount).toBe(31);
+		});
+
+		it('does not take a stalled event loop for quiet: the quiet time counts again once n8n is free', async () => {
+			const batch = new EventBatch({ waitMs: 1000, maxEvents: 100 });
+			batch.add(events(1));
+			let closed = false;
+			const collecting = batch.collect().then(() => (closed = true));
+			await jest.advanceTimersByTimeAsync(20);
+			// n8n busy for 250 ms (an execution starting): the leader's timer fires late, a delivery read next.
+			jest.setSystemTime(Date.now() + 250);
+			await jest.advanceTimersByTimeAsync(1);
+			expect(closed).toBe(false);
+			batch.add(events(1));
+			await jest.advanceTimersByTimeAsync(99);
+			expect(closed).toBe(false);
+			await jest.advanceTimersByTimeAsync(STALL_MS + 1);
+
+			await collecting;
+			expect(batch.eventCount).toBe(2);
+		});
+
+		it('closes on quiet after a stall when nothing joins', async () => {
+			const batch = new EventBatch({ waitMs: 1000, maxEvents: 100 });
+			batch.add(events(1));
+			const startedAt = Date.now();
+			const collecting = batch.collect();
+			await jest.advanceTimersByTimeAsync(20);
+			jest.setSystemTime(Date.now() + 250);
+			for (let tick = 0; tick < 300 && batch.isOpen; tick++) await jest.advanceTimersByTimeAsync(1);
+
+			await collecting;
+			// The stall ended 270 ms in; a tenth of the wait later, with nothing joined, it closed.
+			expect(Date.now() - startedAt).toBeGreaterThanOrEqual(370);
+			expect(Date.now() - startedAt).toBeLessThanOrEqual(372 + STALL_MS);
+			expect(batch.eventCount).toBe(1);
 		});
 
 		it('waits at least the minimum quiet time for a short wait', async () => {
