@@ -103,15 +103,24 @@ export class EventIdMemory implements SavedEventIdsSource {
 	 */
 	private readonly unconfirmed = new Map<string, Promise<boolean>>();
 
+	/** Unconfirmed ids handed to n8n to start their execution: every save holds them, as it did before batching. */
+	private readonly handed = new Set<string>();
+
 	/** Settles with `outcome`: each id confirmed when it is true, released for the sender's retry when false. */
 	awaitConfirmation(eventIds: string[], outcome: Promise<boolean>): void {
 		for (const id of eventIds) this.unconfirmed.set(id, outcome);
 		void outcome.then((started) => {
 			for (const id of eventIds) {
 				if (this.unconfirmed.get(id) === outcome) this.unconfirmed.delete(id);
+				this.handed.delete(id);
 				if (!started) this.release(id);
 			}
 		});
+	}
+
+	/** The ids go to n8n now: their execution is created within milliseconds, unless n8n fails it. */
+	handedToN8n(eventIds: Iterable<string>): void {
+		for (const id of eventIds) if (this.unconfirmed.has(id)) this.handed.add(id);
 	}
 
 	/** The outcome a repeat of this event must wait for; undefined once it ran or it was never claimed here. */
@@ -130,16 +139,16 @@ export class EventIdMemory implements SavedEventIdsSource {
 	}
 
 	/**
-	 * Ids n8n has not confirmed yet are left out, but for the save's own execution: a save of another delivery that
-	 * reached the database with them, then a crash before their execution existed, would make the other processes and
-	 * the restarted n8n answer every retry of them as a duplicate, and the events would be lost. Between handing a batch
-	 * to n8n and its execution existing, a loaded n8n in queue mode takes seconds (a webhook process SIGKILLed then
-	 * lost 173 events that way). The cost is the other way round and smaller: a save that landed after the confirmed
-	 * execution's own lacks its ids until the next save, so a retry of an event already answered 2xx that reaches
-	 * another process meanwhile can run again.
+	 * Ids of a batch still collecting are left out: a save that reached the database with them, then a crash during
+	 * the batch's wait (up to Batch Wait), would make the restarted n8n drop every retry of them. Once handed to n8n
+	 * every save holds them, so a save landing last cannot drop an execution that exists. Known gap: between handing
+	 * and n8n storing the execution (seconds in a loaded queue-mode webhook process) a crash loses them (docs/bench.md).
 	 */
 	savedIds(own: ReadonlySet<string> = new Set()): string[] {
-		return this.ids.newest(SAVED_EVENT_IDS, (id) => own.has(id) || !this.unconfirmed.has(id));
+		return this.ids.newest(
+			SAVED_EVENT_IDS,
+			(id) => own.has(id) || !this.unconfirmed.has(id) || this.handed.has(id),
+		);
 	}
 
 	stamp(): string {

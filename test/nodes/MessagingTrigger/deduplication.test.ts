@@ -106,7 +106,7 @@ describe('EventIdMemory', () => {
 		expect(serialised(earlier).recentEventIdsStamp).not.toBe(savedEarlier.recentEventIdsStamp);
 	});
 
-	it("leaves another batch's ids out of a save until n8n has confirmed that batch's execution, handed to n8n or not", async () => {
+	it("leaves another batch's ids out of a save until n8n has confirmed that batch's execution", async () => {
 		const memory = new EventIdMemory();
 		for (const id of ['evt_done', 'evt_held', 'evt_mine']) memory.claim(id);
 		let confirmHeld: (started: boolean) => void = () => undefined;
@@ -121,6 +121,20 @@ describe('EventIdMemory', () => {
 
 		expect(whileHeld).toEqual(['evt_done', 'evt_mine']);
 		expect(serialised(save).recentEventIds).toEqual(['evt_done', 'evt_held', 'evt_mine']);
+	});
+
+	it('saves a batch in every save once it was handed to n8n, before n8n answered it', () => {
+		const memory = new EventIdMemory();
+		for (const id of ['evt_x', 'evt_y']) memory.claim(id);
+		memory.awaitConfirmation(['evt_x'], new Promise<boolean>(() => undefined));
+		memory.awaitConfirmation(['evt_y'], new Promise<boolean>(() => undefined));
+		const ownOfY = memory.newSave(['evt_y']);
+
+		const whileCollecting = serialised(ownOfY).recentEventIds;
+		memory.handedToN8n(['evt_x']);
+
+		expect(whileCollecting).toEqual(['evt_y']);
+		expect(serialised(ownOfY).recentEventIds).toEqual(['evt_x', 'evt_y']);
 	});
 
 	it('knows whether n8n serialised a save after it was armed, and copies nothing of the memory in a structured clone', () => {
