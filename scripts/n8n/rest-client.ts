@@ -64,8 +64,11 @@ export class N8nRestClient {
 		let text = await response.text();
 		// A saturated n8n misses its 2-second database ping and answers every REST call 503 "Database is not
 		// ready!" until the next ping succeeds: a read is asked again, for up to a minute.
-		for (let tries = 1; method === 'GET' && isDatabaseNotReady(response, text); tries++) {
-			if (tries >= DATABASE_NOT_READY_TRIES) break;
+		for (
+			let tries = 1;
+			tries < DATABASE_NOT_READY_TRIES && method === 'GET' && isDatabaseNotReady(response, text);
+			tries++
+		) {
 			await new Promise((resolve) => setTimeout(resolve, 1_000));
 			response = await this.send(method, path, body);
 			text = await response.text();

@@ -108,7 +108,11 @@ function combineHalves(first: CaseFigures, second: CaseFigures): CaseFigures {
 		runTwice: first.runTwice + second.runTwice,
 		notAccepted: first.notAccepted + second.notAccepted,
 		answers: `${first.answers}; then ${second.answers}`,
-		peakRssMb: Math.max(first.peakRssMb ?? Number.NaN, second.peakRssMb ?? Number.NaN),
+		// A half without a reading leaves the case without one, printed as such rather than as NaN.
+		peakRssMb:
+			first.peakRssMb === undefined || second.peakRssMb === undefined
+				? undefined
+				: Math.max(first.peakRssMb, second.peakRssMb),
 	};
 }
 
