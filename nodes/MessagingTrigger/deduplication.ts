@@ -103,8 +103,8 @@ export class EventIdMemory implements SavedEventIdsSource {
 	 */
 	private readonly unconfirmed = new Map<string, Promise<boolean>>();
 
-	/** Unconfirmed ids handed to n8n to start their execution: every save holds them, as it did before batching. */
-	private readonly handed = new Set<string>();
+	/** Unconfirmed ids whose execution n8n has stored: every save holds them from then on. */
+	private readonly stored = new Set<string>();
 
 	/** Settles with `outcome`: each id confirmed when it is true, released for the sender's retry when false. */
 	awaitConfirmation(eventIds: string[], outcome: Promise<boolean>): void {
@@ -112,15 +112,24 @@ export class EventIdMemory implements SavedEventIdsSource {
 		void outcome.then((started) => {
 			for (const id of eventIds) {
 				if (this.unconfirmed.get(id) === outcome) this.unconfirmed.delete(id);
-				this.handed.delete(id);
+				this.stored.delete(id);
 				if (!started) this.release(id);
 			}
+			// What a save holds changed: a reader must not skip it as a version already merged.
+			this.version++;
 		});
 	}
 
-	/** The ids go to n8n now: their execution is created within milliseconds, unless n8n fails it. */
-	handedToN8n(eventIds: Iterable<string>): void {
-		for (const id of eventIds) if (this.unconfirmed.has(id)) this.handed.add(id);
+	/**
+	 * n8n serialises an execution's own save only after it has stored the execution, and sends a process's saves to
+	 * the database in the order it serialises them: saves from now on hold these ids, and no earlier one lands after.
+	 */
+	executionStored(eventIds: Iterable<string>): void {
+		for (const id of eventIds)
+			if (this.unconfirmed.has(id) && !this.stored.has(id)) {
+				this.stored.add(id);
+				this.version++;
+			}
 	}
 
 	/** The outcome a repeat of this event must wait for; undefined once it ran or it was never claimed here. */
@@ -139,15 +148,15 @@ export class EventIdMemory implements SavedEventIdsSource {
 	}
 
 	/**
-	 * Ids of a batch still collecting are left out: a save that reached the database with them, then a crash during
-	 * the batch's wait (up to Batch Wait), would make the restarted n8n drop every retry of them. Once handed to n8n
-	 * every save holds them, so a save landing last cannot drop an execution that exists. Known gap: between handing
-	 * and n8n storing the execution (seconds in a loaded queue-mode webhook process) a crash loses them (docs/bench.md).
+	 * Ids whose execution n8n has not stored yet are left out, but for the save's own execution: a save of another
+	 * delivery that reached the database with them, then a crash before their execution existed, would make the other
+	 * processes and the restarted n8n answer every retry of them as a duplicate, and the events would be lost (a
+	 * loaded queue-mode webhook process takes seconds to store an execution; one SIGKILLed then lost 173 events).
 	 */
 	savedIds(own: ReadonlySet<string> = new Set()): string[] {
 		return this.ids.newest(
 			SAVED_EVENT_IDS,
-			(id) => own.has(id) || !this.unconfirmed.has(id) || this.handed.has(id),
+			(id) => own.has(id) || !this.unconfirmed.has(id) || this.stored.has(id),
 		);
 	}
 

@@ -90,7 +90,6 @@ function startExecution(
 	summary: DeliverySummary,
 ): { response: IWebhookResponseData; started: Promise<boolean> } {
 	const save = memory ? writeEventIds(context, memory, events) : undefined;
-	memory?.handedToN8n(events.map((event) => event.event_id));
 	const started = whenAnswered(context.getResponseObject()).then((ok) => {
 		if (ok && save && !save.serialised && memory?.takeUnsavedWarning()) warnUnsaved(context);
 		return ok;

@@ -25,6 +25,8 @@ export function readSavedIds(saved: unknown): string[] {
 export interface SavedEventIdsSource {
 	/** `own`: the ids of the execution this save belongs to, saved even before n8n has confirmed them. */
 	savedIds(own: ReadonlySet<string>): string[];
+	/** n8n is saving the static data of the execution holding `own`: it has stored that execution. */
+	executionStored(own: ReadonlySet<string>): void;
 	stamp(): string;
 }
 
@@ -61,7 +63,10 @@ export class EventIdsSave {
 	}
 
 	idsNow(): string[] {
-		if (this.#armed) this.#serialised = true;
+		if (this.#armed) {
+			this.#serialised = true;
+			this.#source.executionStored(this.#own);
+		}
 		return this.#source.savedIds(this.#own);
 	}
 

@@ -171,6 +171,29 @@ describe('Messaging Trigger v2: concurrent deliveries go to one execution, over 
 		expect(new Set(idsOf(harness.runs[0]))).toEqual(new Set(events.map((e) => e.event_id)));
 	});
 
+	it('saves no id of a batch whose execution n8n has not stored yet: after a crash then, its retries run', async () => {
+		const harness = await start({ batchMaxEvents: 2 });
+		// n8n takes 300 ms to store batch X's execution, and fails: the crash of a loaded process, as seen from here.
+		harness.failNextHandOffs(1, 300);
+		const x = [deliveryEvent(), deliveryEvent()];
+		const answerToX = deliver(harness, x);
+		await within(1_000, () => harness.webhookCalls() === 1);
+		await pause(20);
+		// Batch Y, meanwhile, starts and is saved.
+		const y = await deliver(harness, [deliveryEvent(), deliveryEvent()]);
+		expect(y.status).toBe(200);
+		const savedWhileXWasWithN8n = harness.staticData();
+		expect((await answerToX).status).toBe(500);
+
+		// n8n restarted on what the database held then: the retries of X must run, not be taken for duplicates.
+		const restarted = await start({ batchMaxEvents: 2 });
+		restarted.setStaticData(savedWhileXWasWithN8n);
+		const retry = await deliver(restarted, x);
+		expect(retry.status).toBe(200);
+		expect(retry.body).toMatchObject({ accepted: 2, duplicates: 0 });
+		expect(restarted.runs.map(idsOf)).toEqual([x.map((event) => event.event_id)]);
+	});
+
 	it('runs an event once when its retry lands in another batch, and lets a refused delivery spoil nothing', async () => {
 		const harness = await start();
 		const first = Array.from({ length: 5 }, () => deliveryEvent());

@@ -123,18 +123,25 @@ describe('EventIdMemory', () => {
 		expect(serialised(save).recentEventIds).toEqual(['evt_done', 'evt_held', 'evt_mine']);
 	});
 
-	it('saves a batch in every save once it was handed to n8n, before n8n answered it', () => {
+	it("saves a batch in every save once n8n serialised that batch's own save, which it does after storing its execution", () => {
 		const memory = new EventIdMemory();
 		for (const id of ['evt_x', 'evt_y']) memory.claim(id);
 		memory.awaitConfirmation(['evt_x'], new Promise<boolean>(() => undefined));
 		memory.awaitConfirmation(['evt_y'], new Promise<boolean>(() => undefined));
+		const ownOfX = memory.newSave(['evt_x']);
 		const ownOfY = memory.newSave(['evt_y']);
 
-		const whileCollecting = serialised(ownOfY).recentEventIds;
-		memory.handedToN8n(['evt_x']);
+		// Handed to n8n, X's own save serialised before it was armed: n8n has not started to save it.
+		serialised(ownOfX);
+		const beforeXWasSaved = serialised(ownOfY);
+		ownOfX.arm();
+		serialised(ownOfX);
+		const afterXWasSaved = serialised(ownOfY);
 
-		expect(whileCollecting).toEqual(['evt_y']);
-		expect(serialised(ownOfY).recentEventIds).toEqual(['evt_x', 'evt_y']);
+		expect(beforeXWasSaved.recentEventIds).toEqual(['evt_y']);
+		expect(afterXWasSaved.recentEventIds).toEqual(['evt_x', 'evt_y']);
+		// Another process that merged the first must not skip the second as a version it has.
+		expect(afterXWasSaved.recentEventIdsStamp).not.toBe(beforeXWasSaved.recentEventIdsStamp);
 	});
 
 	it('knows whether n8n serialised a save after it was armed, and copies nothing of the memory in a structured clone', () => {
