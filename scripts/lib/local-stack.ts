@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { importCredentials, type N8nCliTarget } from '../n8n/cli';
+import { cliWithOwnDatabase, importCredentials, type N8nCliTarget } from '../n8n/cli';
 import {
 	buildAndPack,
 	installFixturePackage,
@@ -85,7 +85,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 	};
 	try {
 		const n8nPort = await findFreePort();
-		const cli = { userFolder: options.userFolder, port: n8nPort };
+		const setupCli = { userFolder: options.userFolder, port: n8nPort };
 		if (!options.provider)
 			sandbox = await startSandboxServer(
 				await findFreePort(),
@@ -93,12 +93,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 			);
 		const api = options.provider ?? { baseUrl: sandbox!.baseUrl, apiKey: SANDBOX_API_KEY };
 		modelDouble = await startModelDouble(await findFreePort());
-		await importCredentials(cli, [
+		await importCredentials(setupCli, [
 			messagingApiCredential(api.baseUrl, api.apiKey),
 			signingSecretCredential(SANDBOX_SIGNING_SECRET),
 			openAiCredential(modelDouble.openAiBaseUrl),
 		]);
-		await importExamples(cli, options.examples, {
+		await importExamples(setupCli, options.examples, {
 			origin: `http://${LOOPBACK}:${n8nPort}`,
 			keepUnchanged: false,
 		});
@@ -106,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 			`${sandbox ? `Sandbox at ${sandbox.baseUrl}; c` : 'C'}redential and ${options.examples.length} examples imported with the n8n CLI (${seconds()})`,
 		);
 
+		const cli = cliWithOwnDatabase(setupCli);
 		started = Date.now();
 		const n8nConfig = {
 			userFolder: options.userFolder,

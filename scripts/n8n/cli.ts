@@ -47,6 +47,26 @@ async function runN8nCliOrThrow(target: N8nCliTarget, args: string[]): Promise<C
 	});
 }
 
+/**
+ * The CLI's own copy of the server's folder, taken before the server starts. `n8n execute` writes its execution to
+ * SQLite and n8n sets no busy timeout, so a write of the CLI while the server writes fails at once with SQLITE_BUSY
+ * (CI on n8n 2.41.1). Only SQLite needs it: queue mode's Postgres takes writers from many processes.
+ */
+export function cliWithOwnDatabase(target: N8nCliTarget): N8nCliTarget {
+	const server = path.join(target.userFolder, '.n8n');
+	const userFolder = path.join(target.userFolder, 'cli');
+	fs.rmSync(userFolder, { recursive: true, force: true });
+	fs.mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
+	for (const entry of fs.readdirSync(server)) {
+		// The encryption key, the installed packages and the database with its WAL files.
+		if (entry === 'config' || entry === 'nodes' || entry.startsWith('database.sqlite'))
+			fs.cpSync(path.join(server, entry), path.join(userFolder, '.n8n', entry), {
+				recursive: true,
+			});
+	}
+	return { ...target, userFolder };
+}
+
 export interface CredentialToImport {
 	id: string;
 	name: string;

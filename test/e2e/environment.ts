@@ -114,7 +114,7 @@ export async function runInE2eEnvironment(
 		await stack?.stop();
 	}
 	if (runner.hasFailures)
-		console.log(`\nLogs kept in ${runDir} (n8n-server.log, n8n-cli.log, sandbox.log)`);
+		console.log(`\nLogs kept in ${runDir} (n8n-server.log, cli/n8n-cli.log, sandbox.log)`);
 	else fs.rmSync(runDir, { recursive: true, force: true });
 	console.log(`\n${options.name} finished in ${elapsed(started)}`);
 	console.log(runner.summary());
