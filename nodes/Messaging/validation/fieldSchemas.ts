@@ -68,7 +68,7 @@ export function requiredText(maxLength: number, example: string) {
 const MAX_VARIABLE_LENGTH = 1000;
 
 /** Text of at most 1000 characters or a finite number: a template variable's value as it is sent. */
-function isVariableValue(value: unknown): value is string | number {
+export function isVariableValue(value: unknown): value is string | number {
 	if (typeof value === 'string') return value.length <= MAX_VARIABLE_LENGTH;
 	return typeof value === 'number' && Number.isFinite(value);
 }
@@ -133,6 +133,8 @@ export function jsonObjectText(example: string) {
 	});
 }
 
+export const MAX_URL_LENGTH = 2048;
+
 /** An optional absolute http(s) URL; `fix` tells how to correct a bad one. */
 export function optionalUrl(fix: string) {
 	return z.unknown().transform((value, ctx): string | undefined => {
@@ -143,8 +145,8 @@ export function optionalUrl(fix: string) {
 			return z.NEVER;
 		}
 		const trimmed = value.trim();
-		if (trimmed.length > 2048) {
-			addFieldIssue(ctx, 'is longer than 2048 characters', fix);
+		if (trimmed.length > MAX_URL_LENGTH) {
+			addFieldIssue(ctx, `is longer than ${MAX_URL_LENGTH} characters`, fix);
 			return z.NEVER;
 		}
 		let url: URL;

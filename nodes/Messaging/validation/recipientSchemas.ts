@@ -3,6 +3,9 @@ import { z } from 'zod/v3';
 import { addFieldIssue, describeType } from './fieldSchemas';
 import { normalisePhoneNumber } from './phone';
 
+/** Longer text is not one phone number: refused before it is normalised. */
+export const MAX_RECIPIENT_LENGTH = 40;
+
 /** A number has lost its "+" or trunk 0, so completing it with a country code could text a stranger. */
 export function normaliseRecipient(
 	value: unknown,
@@ -30,7 +33,7 @@ export function normaliseRecipient(
 		);
 		return '';
 	}
-	if (text.length > 40) {
+	if (text.length > MAX_RECIPIENT_LENGTH) {
 		addFieldIssue(
 			ctx,
 			`is ${text.length} characters long, too long for a phone number`,
@@ -47,10 +50,16 @@ export function normaliseRecipient(
 	return result.phone;
 }
 
-export const defaultCountryCode = z.unknown().transform((value, ctx): string => {
+/** A default country code without its "+": '' when none is given, undefined when the value is not one. */
+export function countryCodeText(value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return '';
 	const text = String(value).trim().replace(/^\+/, '');
-	if (!/^[1-9]\d{0,3}$/.test(text)) {
+	return /^[1-9]\d{0,3}$/.test(text) ? text : undefined;
+}
+
+export const defaultCountryCode = z.unknown().transform((value, ctx): string => {
+	const text = countryCodeText(value);
+	if (text === undefined) {
 		addFieldIssue(
 			ctx,
 			`"${String(value)}" is not a country calling code`,

@@ -46,7 +46,7 @@ export const smsFieldGuide: FieldGuide = {
 	},
 };
 
-const VARIABLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+export const VARIABLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const NAME_FIX =
 	'Use the variable name exactly as declared in the DLT template: letters, digits, "_", "-" or ".", at most 64 characters, e.g. customer_name.';
 
@@ -99,10 +99,12 @@ const variableRows = z
 		});
 	});
 
+export const DLT_ID_MAX_LENGTH = 64;
+
 const rawSmsInput = z.object({
 	to: z.unknown(),
-	entityId: requiredText(64, '1201159876543210123'),
-	templateId: requiredText(64, '1207161111111111111'),
+	entityId: requiredText(DLT_ID_MAX_LENGTH, '1201159876543210123'),
+	templateId: requiredText(DLT_ID_MAX_LENGTH, '1207161111111111111'),
 	variablesInputMode: z
 		.enum(['fields', 'json'], { errorMap: () => ({ message: 'must be "fields" or "json"' }) })
 		.default('fields'),

@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { MessagingRequest } from '../../transport/messagingRequest';
 import { issueToNodeError } from '../../validation/issueToNodeError';
-import { smsFieldGuide, smsSendSchema } from '../../validation/smsSendSchema';
+import { smsFieldGuide } from '../../validation/smsSendSchema';
 import type { SmsSendInput } from '../../validation/smsSendSchema';
+import { parseSmsSend } from '../../validation/smsSendPlain';
 import { inputModeSelector } from '../common/inputModeSelector';
 import { callbackUrlOption, sendOptionsCollection } from '../common/sendOptions';
 import type { ItemParameters } from '../common/itemParameters';
@@ -118,7 +119,7 @@ export function buildSmsRequest(input: SmsSendInput): MessagingRequest {
 }
 
 export function prepare(parameters: ItemParameters, itemIndex: number): PreparedItem {
-	const parsed = smsSendSchema.safeParse(readInput(parameters, itemIndex));
+	const parsed = parseSmsSend(readInput(parameters, itemIndex));
 	if (!parsed.success)
 		throw issueToNodeError(
 			parameters.context.getNode(),
