@@ -133,7 +133,21 @@ export function jsonObjectText(example: string) {
 	});
 }
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
+
+/** Why trimmed text is not an absolute http(s) URL of at most 2048 characters; undefined when it is one. */
+export function httpUrlProblem(trimmed: string): string | undefined {
+	if (trimmed.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters`;
+	let url: URL;
+	try {
+		url = new URL(trimmed);
+	} catch {
+		return `"${trimmed}" is not an absolute URL`;
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		return `uses "${url.protocol}", but only http and https are allowed`;
+	return undefined;
+}
 
 /** An optional absolute http(s) URL; `fix` tells how to correct a bad one. */
 export function optionalUrl(fix: string) {
@@ -145,19 +159,9 @@ export function optionalUrl(fix: string) {
 			return z.NEVER;
 		}
 		const trimmed = value.trim();
-		if (trimmed.length > MAX_URL_LENGTH) {
-			addFieldIssue(ctx, `is longer than ${MAX_URL_LENGTH} characters`, fix);
-			return z.NEVER;
-		}
-		let url: URL;
-		try {
-			url = new URL(trimmed);
-		} catch {
-			addFieldIssue(ctx, `"${trimmed}" is not an absolute URL`, fix);
-			return z.NEVER;
-		}
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-			addFieldIssue(ctx, `uses "${url.protocol}", but only http and https are allowed`, fix);
+		const problem = httpUrlProblem(trimmed);
+		if (problem !== undefined) {
+			addFieldIssue(ctx, problem, fix);
 			return z.NEVER;
 		}
 		return trimmed;

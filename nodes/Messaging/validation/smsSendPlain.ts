@@ -1,6 +1,6 @@
 import type { z } from 'zod/v3';
 
-import { isBlank, isVariableValue, MAX_URL_LENGTH } from './fieldSchemas';
+import { httpUrlProblem, isBlank, isVariableValue } from './fieldSchemas';
 import { normalisePhoneNumber } from './phone';
 import { countryCodeText, MAX_RECIPIENT_LENGTH } from './recipientSchemas';
 import { DLT_ID_MAX_LENGTH, smsSendSchema, VARIABLE_NAME } from './smsSendSchema';
@@ -40,14 +40,7 @@ function plainCallbackUrl(value: unknown): string | undefined | typeof UNSURE {
 	if (isBlank(value)) return undefined;
 	if (typeof value !== 'string') return UNSURE;
 	const trimmed = value.trim();
-	if (trimmed.length > MAX_URL_LENGTH) return UNSURE;
-	let url: URL;
-	try {
-		url = new URL(trimmed);
-	} catch {
-		return UNSURE;
-	}
-	return url.protocol === 'http:' || url.protocol === 'https:' ? trimmed : UNSURE;
+	return httpUrlProblem(trimmed) === undefined ? trimmed : UNSURE;
 }
 
 /** The variable rows as the schema turns them into `content`: valid, distinct names with text or number values. */
