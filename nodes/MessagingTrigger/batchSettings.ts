@@ -4,7 +4,7 @@ import type { BatchLimits } from './eventBatches';
 
 /** From this version on, a new trigger collects the events of concurrent deliveries into one execution. */
 export const BATCHING_SINCE = 2;
-export const DEFAULT_BATCH_WAIT_MS = 3_000;
+export const DEFAULT_BATCH_WAIT_MS = 5_000;
 export const DEFAULT_BATCH_MAX_EVENTS = 100;
 /** Held deliveries are open connections, and senders give up on a webhook after some seconds. */
 export const MAX_BATCH_WAIT_MS = 5_000;

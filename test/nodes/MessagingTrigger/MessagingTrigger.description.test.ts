@@ -84,7 +84,7 @@ describe('Messaging Trigger description', () => {
 		expect(loaded(2)).toEqual(
 			expect.objectContaining({
 				events: ['message.inbound', 'message.status'],
-				batchWaitMs: 3000,
+				batchWaitMs: 5000,
 				batchMaxEvents: 100,
 			}),
 		);
