@@ -13,6 +13,8 @@ import {
 } from '../../../../nodes/Messaging/validation/whatsappSendSchema';
 import { messagingNode } from '../../../helpers/nodeFixtures';
 
+import { validSms } from './smsInputs';
+
 const node: INode = messagingNode({}, { id: 'node-1' });
 
 function errorFor(
@@ -26,21 +28,6 @@ function errorFor(
 		throw new Error(`expected a validation error, got ${JSON.stringify(parsed.data)}`);
 	return issueToNodeError(node, parsed.error.issues, itemIndex, guide);
 }
-
-const validSms = {
-	to: '+919812345678',
-	entityId: '1201159876543210123',
-	templateId: '1207161111111111111',
-	variablesInputMode: 'fields',
-	variables: {
-		variable: [
-			{ name: 'customer_name', value: 'Asha' },
-			{ name: 'order_id', value: 1234 },
-		],
-	},
-	callbackUrl: '',
-	defaultCountryCode: '',
-};
 
 const validTemplate = {
 	to: '+919812345678',

@@ -1,6 +1,8 @@
 import { parseSmsSend, plainSmsSend } from '../../../../nodes/Messaging/validation/smsSendPlain';
 import { smsSendSchema } from '../../../../nodes/Messaging/validation/smsSendSchema';
 
+import { validSms } from './smsInputs';
+
 /**
  * The plain checks stand in for smsSendSchema on the items they accept, so for every input they either step aside
  * (undefined: the schema decides and words the refusal) or give exactly the schema's output. Every input marked
@@ -8,21 +10,6 @@ import { smsSendSchema } from '../../../../nodes/Messaging/validation/smsSendSch
  */
 
 type Input = Record<string, unknown>;
-
-const validSms: Input = {
-	to: '+919812345678',
-	entityId: '1201159876543210123',
-	templateId: '1207161111111111111',
-	variablesInputMode: 'fields',
-	variables: {
-		variable: [
-			{ name: 'customer_name', value: 'Asha' },
-			{ name: 'order_id', value: 1234 },
-		],
-	},
-	callbackUrl: '',
-	defaultCountryCode: '',
-};
 
 const rows = (...variable: unknown[]): Input => ({ variables: { variable } });
 const row = (name: unknown, value: unknown = 'x') => ({ name, value });
