@@ -179,6 +179,8 @@ async function createActiveWorkflow(
 	});
 }
 
+export const TRIGGER_NODE_NAME = 'Messaging Trigger';
+
 /** The Messaging Trigger at its current version, all channels and statuses, Drop Duplicate Events on. */
 async function createTriggerWorkflow(
 	rest: N8nRestClient,
@@ -189,7 +191,7 @@ async function createTriggerWorkflow(
 ): Promise<string> {
 	const trigger = {
 		id: randomUUID(),
-		name: 'Messaging Trigger',
+		name: TRIGGER_NODE_NAME,
 		type: MESSAGING_TRIGGER_NODE_TYPE,
 		typeVersion: CURRENT_TRIGGER_VERSION,
 		position: [0, 0],
