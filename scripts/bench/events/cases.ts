@@ -33,6 +33,7 @@ export interface Setting {
 
 export type CaseKey =
 	| 'floor'
+	| 'floorCampaign'
 	| 'webhook'
 	| 'perEvent'
 	| 'batching'
@@ -48,6 +49,7 @@ export const SETTINGS: Setting[] = [
 		// ~20 requests/s at most here (an expression isolate per request): the slow modes get a minute each.
 		events: {
 			floor: 1_000,
+			floorCampaign: 3_000,
 			webhook: 1_000,
 			perEvent: 600,
 			batching: 3_000,
@@ -62,6 +64,7 @@ export const SETTINGS: Setting[] = [
 		env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 		events: {
 			floor: 5_000,
+			floorCampaign: CAMPAIGN_EVENTS,
 			webhook: 2_000,
 			perEvent: 2_000,
 			batching: CAMPAIGN_EVENTS,
@@ -87,17 +90,25 @@ export interface EventCase {
 }
 
 /**
- * In this order in each setting: the floor first (the paced cases need its rate), then the batching trigger, then
+ * In this order in each setting: the floor first (the paced cases need its rate) and at the campaign's pace (the
+ * batching trigger's peak memory is held to it: the same load), then the batching trigger, then
  * the cases with an execution per delivery. Those run hundreds of executions at once, and n8n keeps most of the
  * memory they took: run first, they would count in the batching trigger's peak.
  */
 export const CASES: EventCase[] = [
 	{ key: 'floor', label: "n8n's floor (no execution)", kind: 'floor', perPost: 1 },
+	{
+		key: 'floorCampaign',
+		label: "n8n's floor, at the campaign's pace",
+		kind: 'floor',
+		perPost: 1,
+		pace: 'campaign',
+	},
 	{ key: 'batching', label: 'trigger, batching', kind: 'batching', perPost: 1, pace: 'campaign' },
 	{
 		key: 'atFloorRate',
-		label: "trigger, batching, at the floor's rate",
-		kind: 'batching',
+		label: "trigger, batching, at the floor's rate, no per-item node",
+		kind: 'batchingLean',
 		perPost: 1,
 		pace: 'floor',
 	},

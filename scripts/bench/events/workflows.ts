@@ -9,8 +9,11 @@ import type { EventRecorder } from '../../../test/e2e/event-recorder';
 export const TRIGGER_TYPE_VERSION = 2;
 const FLOOR_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.floorTrigger';
 
-/** What receives the events: the trigger batching (its defaults) or not, n8n's Webhook node, the floor. */
-export type EntryKind = 'batching' | 'perEvent' | 'webhook' | 'floor';
+/**
+ * What receives the events: the trigger batching (its defaults) or not, n8n's Webhook node, the floor. `batchingLean`
+ * is the batching trigger with no per-item node after it: its rate against the floor is the trigger's own cost.
+ */
+export type EntryKind = 'batching' | 'batchingLean' | 'perEvent' | 'webhook' | 'floor';
 
 export interface EventTarget {
 	kind: EntryKind;
@@ -123,23 +126,26 @@ export async function createEventTarget(
 	const entry = entryFor(kind);
 	const source = `${kind}-${randomUUID().slice(0, 8)}`;
 	const entryName = entry.node.name as string;
-	const downstream =
-		kind === 'floor'
-			? []
-			: [labelNode(entry.eventPath), recorderNode(recorder.urlFor(source), entry.eventPath)];
+	const recorderStep = recorderNode(recorder.urlFor(source), entry.eventPath);
+	const downstream = {
+		floor: [],
+		batchingLean: [recorderStep],
+		batching: [labelNode(entry.eventPath), recorderStep],
+		perEvent: [labelNode(entry.eventPath), recorderStep],
+		webhook: [labelNode(entry.eventPath), recorderStep],
+	}[kind];
 	const link = (from: string, to: string) => ({
 		[from]: { main: [[{ node: to, type: 'main', index: 0 }]] },
 	});
 	const workflowId = await rest.createActiveWorkflow({
 		name: `Events bench: ${label}`,
 		nodes: [entry.node, ...downstream],
-		connections:
-			downstream.length === 0
-				? {}
-				: {
-						...link(entryName, downstream[0].name),
-						...link(downstream[0].name, downstream[1].name),
-					},
+		connections: Object.assign(
+			{},
+			...downstream.map((node, index) =>
+				link(index === 0 ? entryName : downstream[index - 1].name, node.name),
+			),
+		),
 		settings: { executionOrder: 'v1' },
 	});
 	return { kind, url: entry.url(rest.baseUrl), workflowId, source };

@@ -40,7 +40,7 @@ type Targets = Record<EntryKind, EventTarget>;
 
 async function createTargets(stack: LocalStack, recorder: EventRecorder): Promise<Targets> {
 	const targets = {} as Targets;
-	for (const kind of ['floor', 'webhook', 'perEvent', 'batching'] as const) {
+	for (const kind of ['floor', 'webhook', 'perEvent', 'batching', 'batchingLean'] as const) {
 		targets[kind] = await createEventTarget(stack.rest, recorder, kind, kind);
 		await waitUntilRegistered(targets[kind]);
 	}
