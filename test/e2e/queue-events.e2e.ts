@@ -241,15 +241,9 @@ export async function checkQueueEvents(
 				await new Promise((resolve) => setTimeout(resolve, 5000));
 				await waitUntilRun(stack, recorder, trigger, before + settings.retried);
 				const ranAgain = duplicatesRun(recorder, 'trigger') - duplicatesBefore;
-				const verdict = restartGap(
-					events.map((event) => event.event_id),
-					first.timings,
-					saved,
-					settings.concurrency,
-				);
-				const again = events
-					.map((event) => event.event_id)
-					.filter((id) => (recorder.runsOf('trigger').get(id) ?? 0) > 1);
+				const eventIds = events.map((event) => event.event_id);
+				const verdict = restartGap(eventIds, first.timings, saved, settings.concurrency);
+				const again = eventIds.filter((id) => (recorder.runsOf('trigger').get(id) ?? 0) > 1);
 				console.log(
 					`      ${ranAgain} of ${settings.retried} events ran again after the restart; ${verdict.summary}`,
 				);

@@ -116,7 +116,14 @@ function recorderNode(recorderUrl: string, eventPath: string) {
 	};
 }
 
-/** Saves and activates the workflow for one entry: the entry, then (but for the floor) the label and the recorder. */
+/** The nodes after the entry, in order: none for the floor, the recorder alone for the lean trigger. */
+function downstreamOf(kind: EntryKind, eventPath: string, recorderUrl: string) {
+	if (kind === 'floor') return [];
+	const recorder = recorderNode(recorderUrl, eventPath);
+	return kind === 'batchingLean' ? [recorder] : [labelNode(eventPath), recorder];
+}
+
+/** Saves and activates the workflow for one entry: the entry, then its downstream nodes in a chain. */
 export async function createEventTarget(
 	rest: N8nRestClient,
 	recorder: EventRecorder,
@@ -126,14 +133,7 @@ export async function createEventTarget(
 	const entry = entryFor(kind);
 	const source = `${kind}-${randomUUID().slice(0, 8)}`;
 	const entryName = entry.node.name as string;
-	const recorderStep = recorderNode(recorder.urlFor(source), entry.eventPath);
-	const downstream = {
-		floor: [],
-		batchingLean: [recorderStep],
-		batching: [labelNode(entry.eventPath), recorderStep],
-		perEvent: [labelNode(entry.eventPath), recorderStep],
-		webhook: [labelNode(entry.eventPath), recorderStep],
-	}[kind];
+	const downstream = downstreamOf(kind, entry.eventPath, recorder.urlFor(source));
 	const link = (from: string, to: string) => ({
 		[from]: { main: [[{ node: to, type: 'main', index: 0 }]] },
 	});
