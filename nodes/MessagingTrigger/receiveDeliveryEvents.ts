@@ -105,14 +105,18 @@ async function runInBatch(
 	limits: BatchLimits,
 ): Promise<IWebhookResponseData> {
 	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
-	const { batch, leads } = joinBatch(key, accepted, limits);
+	const { batch, leads, joinedAfterMs } = joinBatch(key, accepted, limits);
 	if (!leads) {
 		// Answered here once the leader's execution exists, not through n8n: n8n keeps what it holds for a request
 		// (at its default expression engine, an isolate) until webhook() returns, and a batch holds up to 100.
-		void batch.outcome.then((outcome) => {
+		void batch.outcome.then(async (outcome) => {
 			confirm(outcome === 'started');
-			if (outcome === 'started') respondWithJson(context.getResponseObject(), 200, summary);
-			else refuse(context, NOT_STARTED);
+			if (outcome !== 'started') {
+				refuse(context, NOT_STARTED);
+				return;
+			}
+			await sleep(batch.answerDelayMs(joinedAfterMs));
+			respondWithJson(context.getResponseObject(), 200, summary);
 		});
 		return { noWebhookResponse: true };
 	}

@@ -118,6 +118,31 @@ describe('Messaging Trigger v2: concurrent deliveries go to one execution, over 
 		expect(harness.runs.map(idsOf)).toEqual([deliveries.flat().map((event) => event.event_id)]);
 	});
 
+	it('answers a batch as far apart as it arrived, once its execution exists, so the sender never sends all at once', async () => {
+		const harness = await start({ batchWaitMs: 5000 });
+		const events = Array.from({ length: 4 }, () => deliveryEvent());
+
+		const answered: Array<Promise<{ sentAt: number; doneAt: number; started: number }>> = [];
+		for (const event of events) {
+			const sentAt = Date.now();
+			answered.push(
+				deliver(harness, event).then((answer) => ({
+					sentAt,
+					doneAt: Date.now(),
+					started: answer.startedWhenAnswered.size,
+				})),
+			);
+			await pause(200);
+		}
+		const answers = await Promise.all(answered);
+
+		expect(harness.runs).toHaveLength(1);
+		expect(answers.map((answer) => answer.started)).toEqual([4, 4, 4, 4]);
+		const [first, , , last] = answers;
+		// Answered together, they would be a few ms apart; each waited about as long as the first.
+		expect(last.doneAt - first.doneAt).toBeGreaterThanOrEqual(0.8 * (last.sentAt - first.sentAt));
+	});
+
 	it('starts an execution as soon as it holds Max Events per Execution, and never splits a delivery', async () => {
 		const harness = await start({ batchWaitMs: 5000, batchMaxEvents: 10 });
 		const events = Array.from({ length: 25 }, () => deliveryEvent());

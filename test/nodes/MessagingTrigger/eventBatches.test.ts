@@ -55,6 +55,28 @@ describe('EventBatch', () => {
 			return Date.now() - startedAt;
 		}
 
+		it('answers a batch that arrived slower than 100 deliveries a second as far apart as it arrived, a faster one at once', () => {
+			const arrive = (everyMs: number): [EventBatch, number[]] => {
+				const batch = new EventBatch({ waitMs: 5000, maxEvents: 100 });
+				const joins = Array.from({ length: 10 }, (_, index) => {
+					if (index > 0) jest.advanceTimersByTime(everyMs);
+					return batch.add(events(1));
+				});
+				return [batch, joins];
+			};
+
+			const [slow, slowJoins] = arrive(20); // 50 a second
+			const [fast, fastJoins] = arrive(5); // 200 a second
+
+			expect(slowJoins.map((joined) => slow.answerDelayMs(joined))).toEqual(
+				Array.from({ length: 10 }, (_, index) => index * 20),
+			);
+			expect(fastJoins.map((joined) => fast.answerDelayMs(joined))).toEqual(Array(10).fill(0));
+			const together = new EventBatch({ waitMs: 5000, maxEvents: 100 });
+			const joined = [together.add(events(1)), together.add(events(1))];
+			expect(joined.map((offset) => together.answerDelayMs(offset))).toEqual([0, 0]);
+		});
+
 		it('closes when no delivery joined for a tenth of its wait', async () => {
 			const batch = new EventBatch({ waitMs: 1000, maxEvents: 100 });
 			batch.add(events(1));
