@@ -32,6 +32,11 @@ export type BatchOutcome = 'started' | 'not_started';
  * requests longer and slow it (0.65 against 0.79 of n8n's floor under lazy acquire), for no memory.
  */
 export const SPREAD_ANSWERS_BELOW_PER_SECOND = 100;
+/**
+ * Fewer deliveries answered together cost n8n under 0.5 GB of isolates at once. A small sender's few open requests
+ * are better answered together: spread, its next ones would arrive spread too, and each batch would stay open longer.
+ */
+export const SPREAD_ANSWERS_FROM_DELIVERIES = 50;
 
 /**
  * Deliveries to one trigger in one process, held until n8n has created the execution that carries their events.
@@ -101,6 +106,7 @@ export class EventBatch {
 
 	/** How long after the execution exists to answer a delivery that joined `joinedAfterMs` after the first. */
 	answerDelayMs(joinedAfterMs: number): number {
+		if (this.deliveries.length < SPREAD_ANSWERS_FROM_DELIVERIES) return 0;
 		const spanMs = this.lastJoinAt - this.openedAt;
 		const arrivedPerSecond = (this.deliveries.length - 1) / (spanMs / 1000);
 		return arrivedPerSecond < SPREAD_ANSWERS_BELOW_PER_SECOND ? joinedAfterMs : 0;

@@ -5,6 +5,7 @@ import {
 	joinBatch,
 	MAX_HELD_DELIVERIES,
 	MIN_QUIET_MS,
+	SPREAD_ANSWERS_FROM_DELIVERIES,
 	STALL_MS,
 } from '../../../nodes/MessagingTrigger/eventBatches';
 import type { MessagingEvent } from '../../../nodes/MessagingTrigger/events';
@@ -55,23 +56,25 @@ describe('EventBatch', () => {
 			return Date.now() - startedAt;
 		}
 
-		it('answers a batch that arrived slower than 100 deliveries a second as far apart as it arrived, a faster one at once', () => {
-			const arrive = (everyMs: number): [EventBatch, number[]] => {
+		it('answers a batch of 50 or more that arrived slower than 100 deliveries a second as far apart as it arrived, others at once', () => {
+			const arrive = (count: number, everyMs: number): [EventBatch, number[]] => {
 				const batch = new EventBatch({ waitMs: 5000, maxEvents: 100 });
-				const joins = Array.from({ length: 10 }, (_, index) => {
+				const joins = Array.from({ length: count }, (_, index) => {
 					if (index > 0) jest.advanceTimersByTime(everyMs);
 					return batch.add(events(1));
 				});
 				return [batch, joins];
 			};
 
-			const [slow, slowJoins] = arrive(20); // 50 a second
-			const [fast, fastJoins] = arrive(5); // 200 a second
+			const [slow, slowJoins] = arrive(SPREAD_ANSWERS_FROM_DELIVERIES, 20); // 50 a second
+			const [fast, fastJoins] = arrive(SPREAD_ANSWERS_FROM_DELIVERIES, 5); // 200 a second
+			const [few, fewJoins] = arrive(SPREAD_ANSWERS_FROM_DELIVERIES - 1, 20);
 
 			expect(slowJoins.map((joined) => slow.answerDelayMs(joined))).toEqual(
-				Array.from({ length: 10 }, (_, index) => index * 20),
+				slowJoins.map((_, index) => index * 20),
 			);
-			expect(fastJoins.map((joined) => fast.answerDelayMs(joined))).toEqual(Array(10).fill(0));
+			expect(fastJoins.map((joined) => fast.answerDelayMs(joined))).toEqual(fastJoins.map(() => 0));
+			expect(fewJoins.map((joined) => few.answerDelayMs(joined))).toEqual(fewJoins.map(() => 0));
 			const together = new EventBatch({ waitMs: 5000, maxEvents: 100 });
 			const joined = [together.add(events(1)), together.add(events(1))];
 			expect(joined.map((offset) => together.answerDelayMs(offset))).toEqual([0, 0]);
