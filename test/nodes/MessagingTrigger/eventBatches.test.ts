@@ -75,9 +75,10 @@ describe('EventBatch', () => {
 			);
 			expect(fastJoins.map((joined) => fast.answerDelayMs(joined))).toEqual(fastJoins.map(() => 0));
 			expect(fewJoins.map((joined) => few.answerDelayMs(joined))).toEqual(fewJoins.map(() => 0));
-			const together = new EventBatch({ waitMs: 5000, maxEvents: 100 });
-			const joined = [together.add(events(1)), together.add(events(1))];
-			expect(joined.map((offset) => together.answerDelayMs(offset))).toEqual([0, 0]);
+			const [together, togetherJoins] = arrive(SPREAD_ANSWERS_FROM_DELIVERIES, 0);
+			expect(togetherJoins.map((joined) => together.answerDelayMs(joined))).toEqual(
+				togetherJoins.map(() => 0),
+			);
 		});
 
 		it('closes when no delivery joined for a tenth of its wait', async () => {
