@@ -2,8 +2,10 @@ import {
 	NodeConnectionTypes,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
+	type IExecuteFunctions,
 	type IHookFunctions,
 	type INodeCredentialTestResult,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -11,6 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { testSigningSecret } from './credentialTest';
+import { itemsOnceAnswered } from './executionGate';
 import { triggerProperties } from './description';
 import { receiveDeliveryEvents } from './receiveDeliveryEvents';
 import { forgetWebhookUrl, isWebhookUrlAnnounced, announceWebhookUrl } from './webhookRegistration';
@@ -79,5 +82,10 @@ export class MessagingTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDeliveryEvents.call(this);
+	}
+
+	/** n8n runs this as the execution's first step, with the events webhook() handed it. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [await itemsOnceAnswered(this, this.getInputData())];
 	}
 }

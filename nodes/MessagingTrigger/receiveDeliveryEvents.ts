@@ -5,6 +5,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { holdExecution, workflowIdOf } from './executionGate';
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
 import { batchLimitsOf } from './batchSettings';
 import { canHold, joinBatch, type BatchLimits } from './eventBatches';
@@ -50,7 +51,7 @@ const NOT_STARTED: Refusal = {
  */
 function eventIdMemoryFor(context: IWebhookFunctions): EventIdMemory {
 	if (context.getMode() === 'manual') return new EventIdMemory();
-	const memory = eventIdMemoryOf(context.getWorkflow().id ?? '', context.getNode().id);
+	const memory = eventIdMemoryOf(workflowIdOf(context), context.getNode().id);
 	memory.merge(context.getWorkflowStaticData('node') as SavedEventIds);
 	return memory;
 }
@@ -95,6 +96,7 @@ function startExecution(
 		return ok;
 	});
 	const items = events.map((event) => ({ json: outputItemOf(event) }));
+	if (save) holdExecution(context, events[0].event_id, started);
 	return { response: { webhookResponse: summary, workflowData: [items] }, started };
 }
 
@@ -104,7 +106,7 @@ async function runInBatch(
 	{ accepted, memory, summary, confirm }: Delivery,
 	limits: BatchLimits,
 ): Promise<IWebhookResponseData> {
-	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
+	const key = `${workflowIdOf(context)}/${context.getNode().id}`;
 	const { batch, leads, joinedAfterMs } = joinBatch(key, accepted, limits);
 	if (!leads) {
 		// Answered here once the leader's execution exists, not through n8n: n8n keeps what it holds for a request

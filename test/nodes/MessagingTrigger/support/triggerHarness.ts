@@ -1,14 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { WebhookContext } from 'n8n-core';
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeParameters,
-	IWebhookData,
-	IWebhookResponseData,
-	IWorkflowExecuteAdditionalData,
+import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type IRun,
+	type IWebhookData,
+	type IWebhookResponseData,
+	type IWorkflowBase,
+	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
 import {
@@ -28,6 +32,17 @@ export interface TriggerHarnessOptions {
 	parameters?: INodeParameters;
 	/** The trigger's typeVersion; 1, as saved before inbound messages, unless given. */
 	typeVersion?: number;
+	/**
+	 * Runs each execution through n8n-core's WorkflowExecute, started as n8n 2.40 starts it: once stored, before the
+	 * static data is saved and the delivery answered.
+	 */
+	runExecutions?: boolean;
+}
+
+/** What the trigger node of one execution passed on, and when. */
+export interface ExecutedRun {
+	items: INodeExecutionData[];
+	passedAt: number;
 }
 
 export interface TriggerHarness {
@@ -41,6 +56,12 @@ export interface TriggerHarness {
 	setStaticData(staticData: IDataObject): void;
 	/** How often the static data was saved. */
 	staticDataSaves(): number;
+	/** When each save landed (epoch ms). */
+	saveTimes: number[];
+	/** With `runExecutions`: each execution's run, settled once its trigger node has passed its items on. */
+	executions: Array<Promise<ExecutedRun>>;
+	/** The next delivery that starts an execution dies with its process before n8n saves or answers anything. */
+	dieBeforeNextSave(): void;
 	/** Requests whose webhook() has not returned yet: what n8n still holds per request. */
 	requestsInWebhook(): number;
 	/** Requests whose webhook() was called, returned or not. */
@@ -93,6 +114,41 @@ function onReceivedBody(result: IWebhookResponseData): unknown {
 
 let harnessCount = 0;
 
+/** The execution n8n starts for a delivery: the trigger node first, fed what webhook() handed over. */
+async function runExecution(
+	node: INode,
+	workflowId: string,
+	workflowData: INodeExecutionData[][],
+): Promise<ExecutedRun> {
+	const workflow = workflowOver(node, {}, workflowId);
+	const base = { id: workflowId, name: 'Delivery events', nodes: [node], connections: {} };
+	const hooks = new ExecutionLifecycleHooks(
+		'webhook',
+		`execution-${Date.now()}`,
+		base as unknown as IWorkflowBase,
+	);
+	const finished = new Promise<IRun>((resolve) =>
+		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
+	);
+	const additionalData = { hooks, currentNodeExecutionIndex: 0, variables: {} };
+	const runData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node, data: { main: workflowData }, source: null }],
+		},
+	});
+	await new WorkflowExecute(
+		additionalData as unknown as IWorkflowExecuteAdditionalData,
+		'webhook',
+		runData,
+	).processRunExecutionData(workflow);
+	const run = await finished;
+	const task = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: task?.data?.main[0] ?? [],
+		passedAt: task ? task.startTime + task.executionTime : NaN,
+	};
+}
+
 /**
  * Hosts the trigger's webhook() on a real HTTP server, with n8n-core's own WebhookContext, and answers as
  * n8n 2.40's webhook handler does for `responseMode: 'onReceived'`: the node's own response when it set
@@ -118,7 +174,11 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let savesSkipped = false;
 	let inWebhook = 0;
 	let webhookCalls = 0;
+	let dieBeforeSave = false;
 	const runs: INodeExecutionData[][] = [];
+	const saveTimes: number[] = [];
+	const executions: Array<Promise<ExecutedRun>> = [];
+	const died: ServerResponse[] = [];
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const delivery = deliveries++;
@@ -181,6 +241,14 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		}
 		if (result.workflowData !== undefined) {
 			runs.push(result.workflowData[0]);
+			if (options.runExecutions)
+				executions.push(runExecution(node, workflowId, result.workflowData));
+			if (dieBeforeSave) {
+				dieBeforeSave = false;
+				died.push(response);
+				response.socket?.destroy();
+				return;
+			}
 			// As n8n 2.40 does before it saves: a second Workflow over the object it loaded (resetting its change
 			// marker), then the database writes that create the execution.
 			if (!secondWorkflowLate) workflowOver(node, loadedStaticData, workflowId);
@@ -193,6 +261,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		if (workflow.staticData.__dataChanged === true && !savesSkipped) {
 			storedStaticData = savedStaticData(workflow);
 			staticDataSaves++;
+			saveTimes.push(Date.now());
 			workflow.staticData.__dataChanged = false;
 		}
 
@@ -222,6 +291,11 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			storedStaticData = staticData;
 		},
 		staticDataSaves: () => staticDataSaves,
+		saveTimes,
+		executions,
+		dieBeforeNextSave: () => {
+			dieBeforeSave = true;
+		},
 		requestsInWebhook: () => inWebhook,
 		webhookCalls: () => webhookCalls,
 		setSigningSecret: (secret) => {
@@ -246,6 +320,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		},
 		close: () =>
 			new Promise<void>((resolve, reject) => {
+				// What a dead process never wrote: the trigger stops waiting for it.
+				for (const response of died.splice(0)) sendJson(response, 500, {});
 				server.closeAllConnections();
 				server.close((error) => (error ? reject(error) : resolve()));
 			}),
