@@ -17,28 +17,51 @@ export const SECOND = 'second';
 export const fixedKey = (limit: number) => `fixed${limit}`;
 
 /**
- * Each size sends with a credential of its own: the pace the automatic limit learns is kept per credential and
- * base URL, so each size's first execution meets a provider the process has not learnt yet.
+ * Samples of every case per repetition, by size; a size not named gets one. A campaign of 100 messages at 20 ms is
+ * about 0.1 s on the wire, where a few milliseconds of jitter move a ratio by 10 %: its round of cases runs this
+ * many times in a row in the same workflow, and every round is a sample.
  */
-export function sizeCredential(size: number) {
-	return { id: `benchSmall${size}`, name: `Messaging Sandbox (small campaigns, ${size})` };
-}
+export const SAMPLES_PER_REPETITION: Readonly<Record<number, number>> = { 100: 5 };
 
-export const subWorkflowId = (size: number) => `smallSecond${size}`;
+export const samplesPerRepetition = (size: number) => SAMPLES_PER_REPETITION[size] ?? 1;
 
 /**
- * The second execution of one size: Rows → the Messaging node at its defaults, with the size's credential, the
- * rows tagged by the caller. One per size for the whole scenario, published once.
+ * Each size and round sends with a credential of its own: the pace the automatic limit learns is kept per
+ * credential and base URL (fixed settings neither read nor keep one), so every round's first execution meets a
+ * provider the process has not learnt yet, and its second finds what that one learnt and nothing else.
  */
-export function secondExecutionWorkflow(size: number, api: { baseUrl: string; apiKey: string }) {
+export function sizeCredential(size: number, round: number) {
+	return {
+		id: `benchSmall${size}r${round}`,
+		name: `Messaging Sandbox (small campaigns, ${size}, round ${round + 1})`,
+	};
+}
+
+export const subWorkflowId = (size: number, round: number) => `smallSecond${size}r${round}`;
+
+/** Every size and round with a credential and a second-execution sub-workflow of its own. */
+export function smallRounds(): Array<{ size: number; round: number }> {
+	return SMALL_SIZES.flatMap((size) =>
+		Array.from({ length: samplesPerRepetition(size) }, (_, round) => ({ size, round })),
+	);
+}
+
+/**
+ * The second execution of one size and round: Rows → the Messaging node at its defaults, with that round's
+ * credential, the rows tagged by the caller. One per size and round for the whole scenario, published once.
+ */
+export function secondExecutionWorkflow(
+	{ size, round }: { size: number; round: number },
+	api: { baseUrl: string; apiKey: string },
+) {
 	const branch: Branch = {
 		key: `${size}-${SECOND}`,
 		runTag: '',
 		tagFromInput: true,
 		count: size,
-		sender: { kind: 'messaging', options: {}, credential: sizeCredential(size) },
+		sender: { kind: 'messaging', options: {}, credential: sizeCredential(size, round) },
 	};
-	return campaignWorkflow(subWorkflowId(size), [branch], api, 0, 'subWorkflow');
+	return campaignWorkflow(subWorkflowId(size, round), [branch], api, 0, 'subWorkflow');
 }
 
 /** A case of one size: the Messaging node at a fixed setting, or at its defaults in one or the next execution. */
@@ -50,10 +73,10 @@ interface SmallCase {
 }
 
 /**
- * The cases of one size in the order they run: the fixed settings and the pair of automatic executions rotate,
- * the pair staying together so the second finds what the first learnt and nothing else.
+ * The cases of one size in one round, in the order they run: the fixed settings and the pair of automatic
+ * executions rotate by `turn`, the pair staying together so the second finds what the first learnt and nothing else.
  */
-function casesInTurn(repetition: number): SmallCase[][] {
+function casesInTurn(turn: number): SmallCase[][] {
 	const units: SmallCase[][] = FIXED_SETTINGS.map((limit) => [
 		{ key: fixedKey(limit), options: { maxConcurrency: limit } },
 	]);
@@ -61,41 +84,50 @@ function casesInTurn(repetition: number): SmallCase[][] {
 		{ key: FIRST, options: {} },
 		{ key: SECOND, options: {}, secondExecution: true },
 	]);
-	return rotated(units, repetition);
+	return rotated(units, turn);
 }
 
 export interface SmallBranch extends Branch {
 	size: number;
 	caseKey: string;
+	/** Which of the size's rounds in this repetition (0 for a size with one sample per repetition). */
+	round: number;
 }
 
-/** Every case of every size for one provider and repetition, in the order they run; sizes rotate too. */
+/**
+ * Every case of every size for one provider and repetition, in the order they run; sizes rotate by repetition.
+ * A size runs its round of cases `samplesPerRepetition` times in a row, interleaved (5, 10, 20, 50 in flight, the
+ * pair, then again), the order rotated one further each round; its first round is in the order of a size with
+ * one round.
+ */
 export function smallBranches(
 	providerKey: string,
 	repetition: number,
 	stamp: string,
 ): SmallBranch[] {
 	return rotated(SMALL_SIZES, repetition).flatMap((size) =>
-		casesInTurn(repetition)
-			.flat()
-			.map((entry) => {
-				const key = `${size}-${entry.key}`;
-				const sender: Sender = {
-					kind: 'messaging',
-					options: entry.options,
-					credential: sizeCredential(size),
-				};
-				const runTag = `small-${providerKey}-${key}-${repetition}-${stamp}`;
-				return {
-					key,
-					size,
-					caseKey: entry.key,
-					runTag,
-					count: size,
-					sender,
-					...(entry.secondExecution && { subWorkflowId: subWorkflowId(size) }),
-				};
-			}),
+		Array.from({ length: samplesPerRepetition(size) }, (_, round) =>
+			casesInTurn(repetition + round)
+				.flat()
+				.map((entry): SmallBranch => {
+					const key = `${size}-${entry.key}-r${round}`;
+					const sender: Sender = {
+						kind: 'messaging',
+						options: entry.options,
+						credential: sizeCredential(size, round),
+					};
+					return {
+						key,
+						size,
+						caseKey: entry.key,
+						round,
+						runTag: `small-${providerKey}-${key}-${repetition}-${stamp}`,
+						count: size,
+						sender,
+						...(entry.secondExecution && { subWorkflowId: subWorkflowId(size, round) }),
+					};
+				}),
+		).flat(),
 	);
 }
 

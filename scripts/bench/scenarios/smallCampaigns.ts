@@ -12,11 +12,13 @@ import {
 	checkCasesRanInTurn,
 	FIRST,
 	fixedKey,
+	samplesPerRepetition,
 	SECOND,
 	sizeCredential,
 	SMALL_PROVIDERS,
 	SMALL_SIZES,
 	smallBranches,
+	smallRounds,
 	smallSample,
 	secondExecutionWorkflow,
 	subWorkflowId,
@@ -41,7 +43,7 @@ const READS_PUBLISHED_FROM_WORKFLOW = { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'f
 /** BENCH_SMALL_PROVIDERS=fast runs one provider while investigating. */
 const selectedProviders = () => selectedByEnv(SMALL_PROVIDERS, 'BENCH_SMALL_PROVIDERS');
 
-/** Samples per `provider/size/case`, one per repetition. */
+/** Samples per `provider/size/case`: `samplesPerRepetition(size)` per repetition. */
 type SmallBook = Map<string, SmallSample[]>;
 
 const bookKey = (provider: string, size: number, caseKey: string) =>
@@ -179,6 +181,12 @@ function targets(book: SmallBook): TargetCheck[] {
 	);
 }
 
+/** E.g. "100 messages 5, 500 messages 1, 1,000 messages 1". */
+const samplesBySize = () =>
+	SMALL_SIZES.map((size) => `${formatNumber(size)} messages ${samplesPerRepetition(size)}`).join(
+		', ',
+	);
+
 /**
  * Campaigns of 100, 500 and 1,000 messages in a real n8n 2.40.7 (`n8n execute`), the Messaging node at its
  * defaults in a process's first execution and in its second (a sub-workflow right after), against 5, 10, 20
@@ -196,25 +204,25 @@ export async function measureSmallCampaigns(
 			runProvider(cli, sandbox, proxy, provider, repetition, book),
 		async (cli, proxy) => {
 			const api = { baseUrl: proxy.url, apiKey: sandbox.apiKey };
+			const rounds = smallRounds();
 			await importCredentials(
 				cli,
-				SMALL_SIZES.map((size) => ({
-					...sizeCredential(size),
+				rounds.map(({ size, round }) => ({
+					...sizeCredential(size, round),
 					type: 'messagingApi',
 					data: { apiKey: api.apiKey, baseUrl: api.baseUrl },
 				})),
 			);
 			await importWorkflows(
 				cli,
-				SMALL_SIZES.map((size) => secondExecutionWorkflow(size, api)),
+				rounds.map((entry) => secondExecutionWorkflow(entry, api)),
 			);
-			for (const size of SMALL_SIZES) await publishWorkflow(cli, subWorkflowId(size));
+			for (const { size, round } of rounds) await publishWorkflow(cli, subWorkflowId(size, round));
 		},
 	);
 	return {
 		title: '7. Small campaigns',
-		setup:
-			'A real n8n 2.40.7 (n8n execute), one workflow per provider and repetition: an untimed warm-up of 200 sends, then for each size (rotated) the fixed settings and the pair of automatic executions in rotated order, one after another. Each size has its own credential, so its first automatic execution meets a provider the process has not learnt; the second is a sub-workflow (Execute Workflow) run right after it: a new execution in the same process. Times are on the wire (first request received to last answer), which leaves out the pass that checks every item before any is sent (the same for every case). Ratios are of medians.',
+		setup: `A real n8n 2.40.7 (n8n execute), one workflow per provider and repetition: an untimed warm-up of 200 sends, then for each size (rotated) rounds of the fixed settings and the pair of automatic executions in rotated order, one after another; a short campaign runs its round several times in a row, the order rotated one further each round, and every round is a sample. Samples of each case per repetition: ${samplesBySize()}. Each size and round has its own credential, so every first automatic execution meets a provider the process has not learnt; the second is a sub-workflow (Execute Workflow) run right after it: a new execution in the same process. Times are on the wire (first request received to last answer), which leaves out the pass that checks every item before any is sent (the same for every case). Medians are over every sample of every repetition; ratios are of medians.`,
 		measures: [],
 		tables: selectedProviders().map((provider) => providerTable(book, provider)),
 		targets: targets(book),
