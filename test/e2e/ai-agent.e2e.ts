@@ -22,6 +22,7 @@ import {
 import { checkAgentInEditor, checkAiAssistantExample } from './ai-assistant.e2e';
 import type { E2eContext } from './context';
 import { assert, assertEqual, type CheckRunner } from './harness';
+import { waitUntilRegistered } from './trigger-burst.e2e';
 
 const RUN_TIMEOUT_MS = 60_000;
 const [SMS_DESCRIPTION, TEMPLATE_DESCRIPTION, SESSION_DESCRIPTION] = toolDescriptionFields.map(
@@ -130,6 +131,12 @@ export async function checkAiAgent(
 				}),
 			),
 		};
+		// n8n answers 404 for a few seconds after activation: a prompt posted then starts nothing.
+		for (const [source, agent] of Object.entries(agents))
+			await waitUntilRegistered({
+				url: `${context.n8nBaseUrl}/webhook/${agent.webhookPath}`,
+				source: `${source} agent`,
+			});
 	});
 	if (!agents) return checkAiAssistantExample(context, runner, model);
 	const rig = { context, runner, model, agents };
