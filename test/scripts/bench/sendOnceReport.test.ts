@@ -30,33 +30,31 @@ const pair = (on: number, off: number, peaks: [number, number] = [500, 500]): Pa
 const fast: Run = { provider: PROVIDERS[0], size: 1000 };
 
 describe('the send-once report', () => {
-	it('targets the median of the ratios paired within each process, and prints them in run order', () => {
-		// The medians of each side alone would give 1,300 / 1,000 = 1.3: the pairs say the record cost 4 %.
-		const book: PairBook = new Map([
-			['fast/1000', [pair(1300, 1250), pair(2080, 2000), pair(1020, 1000), pair(1040, 1000)]],
-		]);
-		const [check] = sendOnceReport(book, [fast], 2).targets;
-		expect(check.measured).toBe('1.035 × (1.04, 1.04, 1.02, 1.04)');
-		expect(check.holds).toBe(true);
-	});
-
-	it('cancels the first place in a process: each pair of repetitions in both orders counts as one', () => {
-		// Whichever case ran first was 10 % slower: 1.10 with send once first, 1 / 1.10 with it second.
-		const book: PairBook = new Map([
-			['fast/1000', [pair(1100, 1000), pair(1000, 1100), pair(1100, 1000), pair(1000, 1100)]],
-		]);
-		const [check] = sendOnceReport(book, [fast], 2).targets;
-		expect(check.measured).toBe('1.000 × (1.10, 0.91, 1.10, 0.91)');
-		expect(check.holds).toBe(true);
-	});
-
-	it('fails a median above 1.05', () => {
-		const book: PairBook = new Map([
-			['fast/1000', [pair(1100, 1000), pair(1060, 1000), pair(1080, 1000), pair(1000, 1000)]],
-		]);
-		const [check] = sendOnceReport(book, [fast], 2).targets;
-		expect(check.measured).toBe('1.060 × (1.10, 1.06, 1.08, 1.00)');
-		expect(check.holds).toBe(false);
+	it.each([
+		{
+			// The medians of each side alone would give 1,300 / 1,000 = 1.3: the pairs say the record cost 4 %.
+			what: 'targets the median of the ratios paired within each process, and prints them in run order',
+			pairs: [pair(1300, 1250), pair(2080, 2000), pair(1020, 1000), pair(1040, 1000)],
+			measured: '1.035 × (1.04, 1.04, 1.02, 1.04)',
+			holds: true,
+		},
+		{
+			// Whichever case ran first was 10 % slower: 1.10 with send once first, 1 / 1.10 with it second.
+			what: 'cancels the first place in a process: each pair of repetitions in both orders counts as one',
+			pairs: [pair(1100, 1000), pair(1000, 1100), pair(1100, 1000), pair(1000, 1100)],
+			measured: '1.000 × (1.10, 0.91, 1.10, 0.91)',
+			holds: true,
+		},
+		{
+			what: 'fails a median above 1.05',
+			pairs: [pair(1100, 1000), pair(1060, 1000), pair(1080, 1000), pair(1000, 1000)],
+			measured: '1.060 × (1.10, 1.06, 1.08, 1.00)',
+			holds: false,
+		},
+	])('$what', ({ pairs, measured, holds }) => {
+		const [check] = sendOnceReport(new Map([['fast/1000', pairs]]), [fast], 2).targets;
+		expect(check.measured).toBe(measured);
+		expect(check.holds).toBe(holds);
 	});
 
 	it('keeps one table row per case with the medians of node time, peak memory and losses', () => {

@@ -1,19 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
-import {
-	createRunExecutionData,
-	type IDataObject,
-	type INode,
-	type INodeExecutionData,
-	type INodeParameters,
-	type IRun,
-	type IWebhookData,
-	type IWebhookResponseData,
-	type IWorkflowBase,
-	type IWorkflowExecuteAdditionalData,
+import { WebhookContext } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
+
+import { runWorkflow } from '../../../helpers/runWorkflow';
 
 import {
 	logs,
@@ -120,28 +119,13 @@ async function runExecution(
 	workflowId: string,
 	workflowData: INodeExecutionData[][],
 ): Promise<ExecutedRun> {
-	const workflow = workflowOver(node, {}, workflowId);
-	const base = { id: workflowId, name: 'Delivery events', nodes: [node], connections: {} };
-	const hooks = new ExecutionLifecycleHooks(
-		'webhook',
-		`execution-${Date.now()}`,
-		base as unknown as IWorkflowBase,
-	);
-	const finished = new Promise<IRun>((resolve) =>
-		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
-	);
-	const additionalData = { hooks, currentNodeExecutionIndex: 0, variables: {} };
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node, data: { main: workflowData }, source: null }],
-		},
+	const { run } = await runWorkflow({
+		workflow: { name: 'Delivery events', nodes: [node], connections: {} },
+		credentials: { baseUrl: 'http://127.0.0.1', apiKey: 'unused' },
+		items: workflowData[0],
+		workflowId,
+		mode: 'webhook',
 	});
-	await new WorkflowExecute(
-		additionalData as unknown as IWorkflowExecuteAdditionalData,
-		'webhook',
-		runData,
-	).processRunExecutionData(workflow);
-	const run = await finished;
 	const task = run.data.resultData.runData[node.name]?.[0];
 	return {
 		items: task?.data?.main[0] ?? [],
