@@ -177,11 +177,10 @@ async function measureKills(
 		openRequests: OPEN_REQUESTS,
 		eventsPerSecond: CAMPAIGN_EVENTS_PER_SECOND,
 	};
-	// BENCH_EVENTS_SIGNALS=SIGTERM stops n8n one way only while investigating.
-	const signals = (process.env.BENCH_EVENTS_SIGNALS?.split(',') ?? [
-		'SIGKILL',
-		'SIGTERM',
-	]) as StopSignal[];
+	// BENCH_EVENTS_SIGNALS=SIGTERM stops n8n one way only while investigating; `none` not at all.
+	const signals = (process.env.BENCH_EVENTS_SIGNALS?.split(',') ?? ['SIGKILL', 'SIGTERM']).filter(
+		(signal) => signal !== 'none',
+	) as StopSignal[];
 	for (const signal of signals) {
 		const restart = async () => {
 			await stack.restartN8n({ signal });
