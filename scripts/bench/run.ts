@@ -74,13 +74,14 @@ async function main(): Promise<void> {
 		// grown to 1.2 GB by send once, its collections competing with n8n for the machine's cores.
 		const sandbox = await startBenchSandbox();
 		try {
-			scenarios.push(await SCENARIOS[name](sandbox, repetitions));
+			const report = await SCENARIOS[name](sandbox, repetitions);
+			scenarios.push(report);
+			process.stderr.write(
+				`  ${report.title} done in ${((Date.now() - scenarioStartedAt) / 1000).toFixed(0)} s\n`,
+			);
 		} finally {
 			await sandbox.stop();
 		}
-		process.stderr.write(
-			`  ${scenarios.at(-1)!.title} done in ${((Date.now() - scenarioStartedAt) / 1000).toFixed(0)} s\n`,
-		);
 	}
 
 	const report = renderReport(
