@@ -31,10 +31,13 @@ const MIN_ENTRIES = 60_000;
 const FLUSH_EVERY_MS = 500;
 const FLUSH_AT = 1_000;
 /**
- * A write's cost grows with the record, so groups grow with it: past this many values of the run, a group is as
- * many times longer (time and size), up to MAX_GROUP_SCALE, which bounds what a dead worker leaves unwritten.
+ * A write's cost grows with the record, so a group's time grows with it: 500 ms at this many values of the run,
+ * in proportion below and above, from MIN_TIME_SCALE (a small campaign's writes are cheap, and what a dead worker
+ * leaves unwritten is what a provider that ignores keys sends twice) up to MAX_GROUP_SCALE. A group's size grows
+ * past it alike, never below FLUSH_AT.
  */
 const VALUES_PER_GROUP_SCALE = 5_000;
+const MIN_TIME_SCALE = 0.1;
 const MAX_GROUP_SCALE = 4;
 
 /**
@@ -122,13 +125,10 @@ export class SendOnceRecord {
 
 	private writeDue(): boolean {
 		if (this.writing) return false;
-		const scale = Math.min(
-			MAX_GROUP_SCALE,
-			Math.max(1, this.valuesWritten / VALUES_PER_GROUP_SCALE),
-		);
+		const scale = Math.min(MAX_GROUP_SCALE, this.valuesWritten / VALUES_PER_GROUP_SCALE);
 		return (
-			this.pending.length >= FLUSH_AT * scale ||
-			this.now() - this.lastWriteAt >= FLUSH_EVERY_MS * scale
+			this.pending.length >= FLUSH_AT * Math.max(1, scale) ||
+			this.now() - this.lastWriteAt >= FLUSH_EVERY_MS * Math.max(MIN_TIME_SCALE, scale)
 		);
 	}
 

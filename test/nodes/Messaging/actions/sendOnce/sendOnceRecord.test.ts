@@ -129,7 +129,7 @@ describe('the record of acknowledged sends', () => {
 		expect(await record().acknowledgedBefore(['m0', 'm19999'])).toEqual(new Set(['m0', 'm19999']));
 	});
 
-	test('a small record keeps 500 ms groups', async () => {
+	test('a small record is written often: groups in proportion to it, 50 ms at least', async () => {
 		const { store, clock, record } = setUp();
 		const run = record(600);
 		await run.acknowledgedBefore(messageIds(600));
@@ -137,8 +137,12 @@ describe('the record of acknowledged sends', () => {
 		await acknowledgeEach(run, clock, { count: 600, stepMs: 20, settleEvery: 1 });
 		await run.finish();
 		const groups = store.calls.slice(1).map((call) => call.values);
-		// 500 ms at 50 a second, the acknowledgement that finds the group due included.
-		expect(new Set(groups.slice(0, -1))).toEqual(new Set([26]));
+		// 600 claims then 60 ms, up to 1,200 values and 120 ms, at 50 a second: 4 to 7 acknowledgements a group, the
+		// one that finds the group due included. What a dead worker leaves unwritten is one group.
+		const full = groups.slice(0, -1);
+		expect(Math.min(...full)).toBe(4);
+		expect(Math.max(...full)).toBe(7);
+		expect(full).toEqual([...full].sort((a, b) => a - b));
 		expect(groups.reduce((sum, values) => sum + values, 0)).toBe(600);
 	});
 
