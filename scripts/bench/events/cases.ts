@@ -36,6 +36,7 @@ export type CaseKey =
 	| 'floorCampaign'
 	| 'webhook'
 	| 'perEvent'
+	| 'bare'
 	| 'batching'
 	| 'atFloorRate'
 	| 'belowFloorRate'
@@ -52,6 +53,7 @@ export const SETTINGS: Setting[] = [
 			floorCampaign: 3_000,
 			webhook: 1_000,
 			perEvent: 600,
+			bare: 600,
 			batching: 3_000,
 			atFloorRate: 1_000,
 			belowFloorRate: 1_000,
@@ -67,6 +69,7 @@ export const SETTINGS: Setting[] = [
 			floorCampaign: CAMPAIGN_EVENTS,
 			webhook: 2_000,
 			perEvent: 2_000,
+			bare: 2_000,
 			batching: CAMPAIGN_EVENTS,
 			atFloorRate: 5_000,
 			belowFloorRate: 5_000,
@@ -122,6 +125,7 @@ export const CASES: EventCase[] = [
 	{ key: 'batching100', label: 'trigger, batching, 100 per POST', kind: 'batching', perPost: 100 },
 	{ key: 'webhook', label: "n8n's Webhook node", kind: 'webhook', perPost: 1 },
 	{ key: 'perEvent', label: 'trigger, per event', kind: 'perEvent', perPost: 1 },
+	{ key: 'bare', label: 'a bare community trigger, per event', kind: 'bare', perPost: 1 },
 ];
 
 /** BENCH_EVENTS_SCALE=0.05 shrinks every count while investigating (a machine under load, a quick check). */

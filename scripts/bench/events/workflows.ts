@@ -8,12 +8,15 @@ import type { EventRecorder } from '../../../test/e2e/event-recorder';
 /** The trigger's current version: the bench measures what a trigger created today gets. */
 export const TRIGGER_TYPE_VERSION = 2;
 const FLOOR_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.floorTrigger';
+const BARE_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.bareTrigger';
 
 /**
- * What receives the events: the trigger batching (its defaults) or not, n8n's Webhook node, the floor. `batchingLean`
- * is the batching trigger with no per-item node after it: its rate against the floor is the trigger's own cost.
+ * What receives the events: the trigger batching (its defaults) or not, n8n's Webhook node, the floor, and a bare
+ * community trigger (it passes the body on, one execution per delivery: what n8n gives any community trigger).
+ * `batchingLean` is the batching trigger with no per-item node after it: its rate against the floor is the
+ * trigger's own cost.
  */
-export type EntryKind = 'batching' | 'batchingLean' | 'perEvent' | 'webhook' | 'floor';
+export type EntryKind = 'batching' | 'batchingLean' | 'perEvent' | 'webhook' | 'floor' | 'bare';
 
 export interface EventTarget {
 	kind: EntryKind;
@@ -49,6 +52,12 @@ function entryFor(kind: EntryKind): Entry {
 			},
 			url: (baseUrl) => `${baseUrl}/webhook/${webhookId}`,
 			eventPath: 'json.body',
+		};
+	if (kind === 'bare')
+		return {
+			node: { ...common, name: 'Bare Trigger', type: BARE_TRIGGER_NODE_TYPE, typeVersion: 2 },
+			url: (baseUrl) => `${baseUrl}/webhook/${webhookId}/events`,
+			eventPath: 'json',
 		};
 	if (kind === 'floor')
 		return {

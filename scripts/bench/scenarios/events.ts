@@ -40,7 +40,14 @@ type Targets = Record<EntryKind, EventTarget>;
 
 async function createTargets(stack: LocalStack, recorder: EventRecorder): Promise<Targets> {
 	const targets = {} as Targets;
-	for (const kind of ['floor', 'webhook', 'perEvent', 'batching', 'batchingLean'] as const) {
+	for (const kind of [
+		'floor',
+		'webhook',
+		'perEvent',
+		'bare',
+		'batching',
+		'batchingLean',
+	] as const) {
 		targets[kind] = await createEventTarget(stack.rest, recorder, kind, kind);
 		await waitUntilRegistered(targets[kind]);
 	}
@@ -73,20 +80,21 @@ function describeCase(key: CaseKey, figure: CaseFigures): string {
 	return `${key}: ${figure.eventsPerSecond.toFixed(1)} events run/s, ${figure.executions} executions, p99 answer ${figure.p99AnswerMs} ms, ${figure.lost} lost, ${figure.runTwice} run twice (${figure.answers}; ${figure.seconds.toFixed(1)} s${peak})`;
 }
 
+/** Compared with one another at one event per execution: n8n's Webhook node, the trigger per event, a bare trigger. */
+const PER_EXECUTION_CASES: CaseKey[] = ['webhook', 'perEvent', 'bare'];
+
 /**
- * The cases in order, each whole, but for n8n's Webhook node and the trigger per event: compared with each other,
- * they run in halves, Webhook, per event, per event, Webhook, so that n8n's drift over minutes of executions at once
- * (its memory grows by gigabytes) weighs on both alike.
+ * The cases in order, each whole, but for those with an execution per event: compared with one another, they run in
+ * halves, forwards then backwards (Webhook, per event, bare, bare, per event, Webhook), so that n8n's drift over
+ * minutes of executions at once (its memory grows by gigabytes) weighs on all alike.
  */
 function runPlan(cases: EventCase[]): Array<{ eventCase: EventCase; share: number }> {
-	const webhook = cases.find((eventCase) => eventCase.key === 'webhook');
-	const perEvent = cases.find((eventCase) => eventCase.key === 'perEvent');
-	if (!webhook || !perEvent) return cases.map((eventCase) => ({ eventCase, share: 1 }));
+	const compared = cases.filter((eventCase) => PER_EXECUTION_CASES.includes(eventCase.key));
+	if (compared.length < 2) return cases.map((eventCase) => ({ eventCase, share: 1 }));
 	const half = (eventCase: EventCase) => ({ eventCase, share: 0.5 });
 	return cases.flatMap((eventCase) => {
-		if (eventCase === webhook)
-			return [half(webhook), half(perEvent), half(perEvent), half(webhook)];
-		return eventCase === perEvent ? [] : [{ eventCase, share: 1 }];
+		if (eventCase === compared[0]) return [...compared, ...[...compared].reverse()].map(half);
+		return compared.includes(eventCase) ? [] : [{ eventCase, share: 1 }];
 	});
 }
 
