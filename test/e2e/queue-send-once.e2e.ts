@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxAdmin } from '../../scripts/lib/sandbox-admin';
 import type { QueueStack } from '../../scripts/queue/queue-stack';
 import { listExecutions, readExecution, waitFor } from '../../scripts/n8n/executions';
+import { groupTimeMs } from '../../nodes/Messaging/actions/sendOnce/sendOnceRecord';
 import { assert, assertEqual, type CheckRunner } from './harness';
 import { campaignWorkflow, workerStarts } from './queue-campaigns.e2e';
 
@@ -174,10 +175,11 @@ export async function checkQueueSendOnce(
 			assert(figures.skipped > 0, 'the re-run skipped what was sent before');
 		},
 	);
-	// Acknowledgements are written in groups, in time in proportion to the record (500 ms at 5,000 values, the claims
-	// included): what the provider accepted in the last group, and what was on the wire or in the write under way, is
-	// unknown to n8n when the worker dies, and a provider that ignores keys sends it again.
-	const groupMs = 500 * Math.min(4, Math.max(0.1, (2 * settings.messages) / 5_000));
+	// Acknowledgements are written in groups, in time in proportion to the record: what the provider accepted in the
+	// last group, and what was on the wire or in the write under way, is unknown to n8n when the worker dies, and a
+	// provider that ignores keys sends it again. The longest group is the one at the end: a claim and an
+	// acknowledgement per message written.
+	const groupMs = groupTimeMs(2 * settings.messages);
 	const unwrittenAtMost = Math.ceil((settings.perSecond * groupMs) / 1_000) + 4;
 	await runner.check(
 		`the same, the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only what n8n had not yet recorded when the worker died (≤ ${unwrittenAtMost}: one ${groupMs} ms group at ${settings.perSecond}/s, a write under way and what was in flight)`,

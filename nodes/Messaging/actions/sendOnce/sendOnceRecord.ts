@@ -40,6 +40,15 @@ const VALUES_PER_GROUP_SCALE = 5_000;
 const MIN_TIME_SCALE = 0.1;
 const MAX_GROUP_SCALE = 4;
 
+function groupScale(valuesWritten: number): number {
+	return Math.min(MAX_GROUP_SCALE, valuesWritten / VALUES_PER_GROUP_SCALE);
+}
+
+/** How long a group of acknowledgements waits once the run has written this many values. */
+export function groupTimeMs(valuesWritten: number): number {
+	return FLUSH_EVERY_MS * Math.max(MIN_TIME_SCALE, groupScale(valuesWritten));
+}
+
 /**
  * The record of acknowledged sends. Time is kept in the acknowledgements: each names its half-window bucket, and a
  * look-up asks the current and the previous bucket, so a message counts as sent for at least half the window and
@@ -125,10 +134,9 @@ export class SendOnceRecord {
 
 	private writeDue(): boolean {
 		if (this.writing) return false;
-		const scale = Math.min(MAX_GROUP_SCALE, this.valuesWritten / VALUES_PER_GROUP_SCALE);
 		return (
-			this.pending.length >= FLUSH_AT * Math.max(1, scale) ||
-			this.now() - this.lastWriteAt >= FLUSH_EVERY_MS * Math.max(MIN_TIME_SCALE, scale)
+			this.pending.length >= FLUSH_AT * Math.max(1, groupScale(this.valuesWritten)) ||
+			this.now() - this.lastWriteAt >= groupTimeMs(this.valuesWritten)
 		);
 	}
 
