@@ -21,7 +21,7 @@ export const fixedKey = (limit: number) => `fixed${limit}`;
  * about 0.1 s on the wire, where a few milliseconds of jitter move a ratio by 10 %: its round of cases runs this
  * many times in a row in the same workflow, and every round is a sample.
  */
-export const SAMPLES_PER_REPETITION: Readonly<Record<number, number>> = { 100: 5 };
+export const SAMPLES_PER_REPETITION: Readonly<Record<number, number>> = { 100: 5, 500: 3 };
 
 export const samplesPerRepetition = (size: number) => SAMPLES_PER_REPETITION[size] ?? 1;
 

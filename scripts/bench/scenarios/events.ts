@@ -82,24 +82,39 @@ function describeCase(key: CaseKey, figure: CaseFigures): string {
 
 /** Compared with one another at one event per execution: n8n's Webhook node, the trigger per event, a bare trigger. */
 const PER_EXECUTION_CASES: CaseKey[] = ['webhook', 'perEvent', 'bare'];
+/** Rounds of the compared cases, each forwards then backwards: every case runs in 2 × this many parts. */
+const PER_EXECUTION_ROUNDS = 2;
+
+interface PlannedPart {
+	eventCase: EventCase;
+	share: number;
+	/** n8n is restarted before this part: the compared cases start in a fresh process. */
+	freshN8n?: boolean;
+}
 
 /**
- * The cases in order, each whole, but for those with an execution per event: compared with one another, they run in
- * halves, forwards then backwards (Webhook, per event, bare, bare, per event, Webhook), so that n8n's drift over
- * minutes of executions at once (its memory grows by gigabytes) weighs on all alike.
+ * The cases in order, each whole, but for those with an execution per event. Compared with one another, they start
+ * in a fresh n8n (after the batching cases one process ran the Webhook node 20.4 then 14.4 events/s, a bare trigger
+ * 0.95 × it where, fresh, 1.14 ×), and run in parts, forwards then backwards and again (Webhook, per event, bare,
+ * bare, per event, Webhook, …), so that n8n's drift over minutes of executions at once weighs on all alike.
  */
-function runPlan(cases: EventCase[]): Array<{ eventCase: EventCase; share: number }> {
+function runPlan(cases: EventCase[]): PlannedPart[] {
 	const compared = cases.filter((eventCase) => PER_EXECUTION_CASES.includes(eventCase.key));
 	if (compared.length < 2) return cases.map((eventCase) => ({ eventCase, share: 1 }));
-	const half = (eventCase: EventCase) => ({ eventCase, share: 0.5 });
-	return cases.flatMap((eventCase) => {
-		if (eventCase === compared[0]) return [...compared, ...[...compared].reverse()].map(half);
-		return compared.includes(eventCase) ? [] : [{ eventCase, share: 1 }];
+	const share = 1 / (2 * PER_EXECUTION_ROUNDS);
+	const round = [...compared, ...[...compared].reverse()];
+	return cases.flatMap((eventCase, index) => {
+		if (eventCase !== compared[0])
+			return compared.includes(eventCase) ? [] : [{ eventCase, share: 1 }];
+		const parts = Array.from({ length: PER_EXECUTION_ROUNDS }, () => round)
+			.flat()
+			.map((part) => ({ eventCase: part, share }));
+		return [{ ...parts[0], freshN8n: index > 0 }, ...parts.slice(1)];
 	});
 }
 
-/** Two halves of one case as one: rates over the summed time, the worse p99 of the two. */
-function combineHalves(first: CaseFigures, second: CaseFigures): CaseFigures {
+/** Two parts of one case as one: rates over the summed time, the worse p99 of the two. */
+function combineParts(first: CaseFigures, second: CaseFigures): CaseFigures {
 	const seconds = first.seconds + second.seconds;
 	return {
 		...first,
@@ -140,7 +155,12 @@ async function measureSettings(
 		// Each target warmed just before its first case: a warm-up of n8n's Webhook node runs 100 executions, whose
 		// memory n8n keeps, and would count in the batching trigger's peak.
 		const warmed = new Set<EntryKind>();
-		for (const [part, { eventCase, share }] of runPlan(selectedCases()).entries()) {
+		for (const [part, { eventCase, share, freshN8n }] of runPlan(selectedCases()).entries()) {
+			if (freshN8n) {
+				await stack.restartN8n({ n8nEnv: setting.env });
+				for (const target of Object.values(targets)) await waitUntilRegistered(target);
+				warmed.clear();
+			}
 			if (!warmed.has(eventCase.kind)) {
 				await warmUp(stack, recorder, targets[eventCase.kind], `${stamp}-${setting.key}`);
 				warmed.add(eventCase.kind);
@@ -156,7 +176,7 @@ async function measureSettings(
 			);
 			if (perCase) figure.peakRssMb = peakRssMb(stack.n8n.pid);
 			const before = cases.get(eventCase.key);
-			cases.set(eventCase.key, before ? combineHalves(before, figure) : figure);
+			cases.set(eventCase.key, before ? combineParts(before, figure) : figure);
 			log(`${setting.label}, ${describeCase(eventCase.key, figure)}`);
 		}
 		const casePeaks = [...cases.values()].map((figure) => figure.peakRssMb ?? Number.NaN);

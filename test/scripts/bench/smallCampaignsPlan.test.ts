@@ -21,8 +21,8 @@ const ofSize = (branches: SmallBranch[], size: number) =>
 const isAutomatic = (branch: SmallBranch) => branch.caseKey === FIRST || branch.caseKey === SECOND;
 
 describe('small campaigns: the branches of one repetition', () => {
-	it('takes five samples of 100 messages per repetition and one of the larger sizes', () => {
-		expect(SMALL_SIZES.map(samplesPerRepetition)).toEqual([5, 1, 1]);
+	it('takes five samples of 100 messages per repetition, three of 500 and one of 1,000', () => {
+		expect(SMALL_SIZES.map(samplesPerRepetition)).toEqual([5, 3, 1]);
 	});
 
 	it.each(REPETITIONS)(
@@ -66,9 +66,9 @@ describe('small campaigns: the branches of one repetition', () => {
 	it('keeps the order a size with one sample ran in: cases rotated by the repetition', () => {
 		const order = (repetition: number, size: number) =>
 			ofSize(smallBranches('fast', repetition, 'stamp'), size).map((branch) => branch.caseKey);
-		expect(order(0, 500)).toEqual(['fixed5', 'fixed10', 'fixed20', 'fixed50', FIRST, SECOND]);
+		expect(order(0, 1000)).toEqual(['fixed5', 'fixed10', 'fixed20', 'fixed50', FIRST, SECOND]);
 		expect(order(1, 1000)).toEqual(['fixed10', 'fixed20', 'fixed50', FIRST, SECOND, 'fixed5']);
-		expect(order(4, 500)).toEqual([FIRST, SECOND, 'fixed5', 'fixed10', 'fixed20', 'fixed50']);
+		expect(order(4, 1000)).toEqual([FIRST, SECOND, 'fixed5', 'fixed10', 'fixed20', 'fixed50']);
 		expect(smallBranches('fast', 1, 'stamp').map((branch) => branch.size)[0]).toBe(500);
 	});
 
