@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startLocalStack, type LocalStack } from '../../lib/local-stack';
+import { startLocalStack, type LocalStack, type RestartOptions } from '../../lib/local-stack';
 import { ensureN8nInstalled } from '../../n8n/install';
 import { CACHE_DIR } from '../../n8n/paths';
 import { EventRecorder } from '../../../test/e2e/event-recorder';
@@ -139,6 +139,16 @@ function combineParts(first: CaseFigures, second: CaseFigures): CaseFigures {
 	};
 }
 
+/** n8n started again, and every webhook of `targets` answering before anything is sent to it. */
+async function restartN8n(
+	stack: LocalStack,
+	targets: EventTarget[],
+	options: RestartOptions,
+): Promise<void> {
+	await stack.restartN8n(options);
+	for (const target of targets) await waitUntilRegistered(target);
+}
+
 async function measureSettings(
 	stack: LocalStack,
 	recorder: EventRecorder,
@@ -147,18 +157,14 @@ async function measureSettings(
 ): Promise<SettingFigures[]> {
 	const measured: SettingFigures[] = [];
 	for (const [index, setting] of selectedSettings().entries()) {
-		if (index > 0) {
-			await stack.restartN8n({ n8nEnv: setting.env });
-			for (const target of Object.values(targets)) await waitUntilRegistered(target);
-		}
+		if (index > 0) await restartN8n(stack, Object.values(targets), { n8nEnv: setting.env });
 		const cases = new Map<CaseKey, CaseFigures>();
 		// Each target warmed just before its first case: a warm-up of n8n's Webhook node runs 100 executions, whose
 		// memory n8n keeps, and would count in the batching trigger's peak.
 		const warmed = new Set<EntryKind>();
 		for (const [part, { eventCase, share, freshN8n }] of runPlan(selectedCases()).entries()) {
 			if (freshN8n) {
-				await stack.restartN8n({ n8nEnv: setting.env });
-				for (const target of Object.values(targets)) await waitUntilRegistered(target);
+				await restartN8n(stack, Object.values(targets), { n8nEnv: setting.env });
 				warmed.clear();
 			}
 			if (!warmed.has(eventCase.kind)) {
@@ -210,10 +216,7 @@ async function measureKills(
 		(signal) => signal !== 'none',
 	) as StopSignal[];
 	for (const signal of signals) {
-		const restart = async () => {
-			await stack.restartN8n({ signal });
-			await waitUntilRegistered(target);
-		};
+		const restart = () => restartN8n(stack, [target], { signal });
 		// As the README says to run n8n: webhooks reach it only once it is ready (BENCH_EVENTS_UNGATED=1 posts directly).
 		const gate = process.env.BENCH_EVENTS_UNGATED
 			? undefined
