@@ -16,6 +16,7 @@ import { warnUnsaved } from './unsavedWarning';
 import { outputItemOf } from './inboundMessages';
 import { readVerifiedEvents, type Refusal, type TriggerOptions } from './readVerifiedEvents';
 import { refuse, respondWithJson } from './refusal';
+import { canWaitForSlot, takeStartSlot } from './startSlots';
 import { eventFiltersOf, triageEvents } from './triage';
 
 export interface DeliverySummary extends IDataObject {
@@ -131,6 +132,20 @@ async function runInBatch(
 	return response;
 }
 
+/** Without batching: one execution per delivery, handed to n8n once a start slot is free. */
+async function runAlone(
+	context: IWebhookFunctions,
+	{ accepted, memory, summary, confirm }: Delivery,
+): Promise<IWebhookResponseData> {
+	const release = await takeStartSlot();
+	const { response, started } = startExecution(context, accepted, memory, summary);
+	void started.then((ok) => {
+		release();
+		confirm(ok);
+	});
+	return response;
+}
+
 /** One delivery's accepted events, and how to tell the memory whether n8n started them. */
 interface Delivery {
 	accepted: MessagingEvent[];
@@ -166,7 +181,7 @@ export async function receiveDeliveryEvents(
 	const limits = batchLimitsOf(this);
 	const verified = await readVerifiedEvents(this, options);
 	if ('refusal' in verified) return refuse(this, verified.refusal);
-	if (limits && !canHold(verified.events.length)) return refuse(this, BUSY);
+	if (limits ? !canHold(verified.events.length) : !canWaitForSlot()) return refuse(this, BUSY);
 
 	const filters = eventFiltersOf(this);
 	const memory = (options.dropDuplicateEvents ?? true) ? eventIdMemoryFor(this) : undefined;
@@ -194,8 +209,6 @@ export async function receiveDeliveryEvents(
 		});
 		return { webhookResponse: summary };
 	}
-	if (limits) return await runInBatch(this, { accepted, memory, summary, confirm }, limits);
-	const { response, started } = startExecution(this, accepted, memory, summary);
-	void started.then(confirm);
-	return response;
+	const delivery = { accepted, memory, summary, confirm };
+	return limits ? await runInBatch(this, delivery, limits) : await runAlone(this, delivery);
 }

@@ -1,4 +1,6 @@
 import { EventIdMemory } from '../../../nodes/MessagingTrigger/deduplication';
+import { START_SLOTS } from '../../../nodes/MessagingTrigger/startSlots';
+import { waitUntil } from '../../sandbox/webhook-receiver';
 import { deliveryEvent, nowSeconds, postDelivery, sign } from './support/signedDelivery';
 import { startTriggerHarness, type TriggerHarness } from './support/triggerHarness';
 
@@ -330,6 +332,31 @@ describe("Messaging Trigger webhook, over real HTTP with n8n-core's WebhookConte
 		expect(JSON.parse(saved.recentEventIds)).toEqual(
 			bodies.map((body) => (JSON.parse(body) as { event_id: string }).event_id),
 		);
+	});
+
+	it('hands n8n START_SLOTS deliveries at a time while their saves are pending; the rest wait, then each runs once', async () => {
+		await start();
+		let saveNow: () => void = () => undefined;
+		const saving = new Promise<void>((resolve) => (saveNow = resolve));
+		harness.delaySaves(() => saving);
+		const events = Array.from({ length: START_SLOTS * 3 }, () => deliveryEvent());
+		let answered = 0;
+		const answering = events.map((event) =>
+			postDelivery(harness.url, JSON.stringify(event), { secret: SECRET }).finally(
+				() => answered++,
+			),
+		);
+
+		await waitUntil(() => harness.webhookCalls() === events.length, 'every delivery arrived');
+		expect(harness.runs).toHaveLength(START_SLOTS);
+		expect(harness.requestsInWebhook()).toBe(events.length - START_SLOTS);
+		expect(answered).toBe(0);
+
+		saveNow();
+		const results = await Promise.all(answering);
+		expect(results.map((result) => result.status)).toEqual(events.map(() => 200));
+		const ran = harness.runs.flat().map((item) => item.json.event_id as string);
+		expect(ran.sort()).toEqual(events.map((event) => event.event_id).sort());
 	});
 
 	it('runs a repeated event id again when Drop Duplicate Events is off', async () => {

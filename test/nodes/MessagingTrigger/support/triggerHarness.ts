@@ -75,10 +75,10 @@ export interface TriggerHarness {
 	/** n8n answers the next `count` hand-offs 500 (no execution), `afterMs` after the trigger returned. */
 	failNextHandOffs(count: number, afterMs?: number): void;
 	/**
-	 * Holds the save of the delivery numbered `delivery` (0, 1, … in arrival order) for the milliseconds returned,
-	 * so concurrent deliveries' saves land in another order than they were accepted, as on a busy database.
+	 * Holds the save of the delivery numbered `delivery` (0, 1, … in arrival order) for the milliseconds returned, or
+	 * until the promise returned settles, so saves land in another order than they were accepted, as on a busy database.
 	 */
-	delaySaves(delayOf: (delivery: number) => number): void;
+	delaySaves(delayOf: (delivery: number) => number | Promise<void>): void;
 	/** An n8n whose order of operations differs from 2.40's: it builds its second Workflow after the trigger's rewrite. */
 	buildSecondWorkflowLate(): void;
 	/** An n8n that no longer saves a webhook's static data at all. */
@@ -153,7 +153,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let handOffsToFail = 0;
 	let handOffFailureDelayMs = 0;
 	let deliveries = 0;
-	let saveDelayOf: (delivery: number) => number = () => 0;
+	let saveDelayOf: (delivery: number) => number | Promise<void> = () => 0;
 	let secondWorkflowLate = false;
 	let savesSkipped = false;
 	let inWebhook = 0;
@@ -240,7 +240,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			if (secondWorkflowLate) workflowOver(node, loadedStaticData, workflowId);
 		}
 		const saveDelay = saveDelayOf(delivery);
-		if (saveDelay > 0) await new Promise((resolve) => setTimeout(resolve, saveDelay));
+		if (typeof saveDelay !== 'number') await saveDelay;
+		else if (saveDelay > 0) await new Promise((resolve) => setTimeout(resolve, saveDelay));
 		// n8n serialises the static data when it writes it, and clears the marker once the write succeeded.
 		if (workflow.staticData.__dataChanged === true && !savesSkipped) {
 			storedStaticData = savedStaticData(workflow);
