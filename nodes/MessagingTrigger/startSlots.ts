@@ -3,9 +3,9 @@ import { MAX_HELD_DELIVERIES } from './eventBatches';
 /**
  * Executions of one delivery each that one process hands to n8n at once, from webhook() returning to n8n's answer.
  * n8n 2.40 takes deliveries faster than it saves their event ids and runs them: 200 open deliveries became about
- * 200 executions waiting for their saves, and n8n ran slower (0.83 against 0.91 of a bare trigger's pace, peak RSS
- * 3.4 against 2.6 GB; docs/bench.md). Deliveries past the slots wait unanswered, in arrival order, as batched ones
- * wait for their batch.
+ * 200 executions waiting for their saves (n8n's peak RSS 3.5 GB, 2.5 GB with the slots; the pace did not measurably
+ * change, docs/bench.md). Deliveries past the slots wait unanswered, in arrival order, as batched ones wait for
+ * their batch.
  */
 export const START_SLOTS = 4;
 
