@@ -12,10 +12,11 @@ import { canHold, joinBatch, type BatchLimits } from './eventBatches';
 import type { MessagingEvent } from './events';
 import { whenAnswered } from './answered';
 import type { EventIdsSave } from './savedEventIds';
-import { warnUnsaved } from './unsavedWarning';
+import { warnOvertaken, warnUnsaved } from './unsavedWarning';
 import { outputItemOf } from './inboundMessages';
 import { readVerifiedEvents, type Refusal, type TriggerOptions } from './readVerifiedEvents';
 import { refuse, respondWithJson } from './refusal';
+import { holdAnswerInSaveOrder, saveOrderOf, type SaveOrder } from './saveOrder';
 import { canWaitForSlot, takeStartSlot } from './startSlots';
 import { eventFiltersOf, triageEvents } from './triage';
 
@@ -78,6 +79,14 @@ function writeEventIds(
 	return save;
 }
 
+/** n8n's answer goes out once the database holds the ids its save carried (see SaveOrder). */
+function answerOnceSaved(context: IWebhookFunctions, save: EventIdsSave, order: SaveOrder): void {
+	const held = holdAnswerInSaveOrder(order, context.getResponseObject(), () =>
+		warnOvertaken(context),
+	);
+	save.onSerialised(held.serialised);
+}
+
 /**
  * Hands `events` to n8n as one execution and reports, once n8n has answered, whether it started. n8n answers an
  * accepted delivery only after it has created the execution and saved the static data, and answers 500 when it
@@ -90,8 +99,10 @@ function startExecution(
 	events: MessagingEvent[],
 	memory: EventIdMemory | undefined,
 	summary: DeliverySummary,
+	order: SaveOrder | undefined,
 ): { response: IWebhookResponseData; started: Promise<boolean> } {
 	const save = memory ? writeEventIds(context, memory, events) : undefined;
+	if (save && order) answerOnceSaved(context, save, order);
 	const started = whenAnswered(context.getResponseObject()).then((ok) => {
 		if (ok && save && !save.serialised && memory?.takeUnsavedWarning()) warnUnsaved(context);
 		return ok;
@@ -99,6 +110,17 @@ function startExecution(
 	const items = events.map((event) => ({ json: outputItemOf(event) }));
 	if (save) holdExecution(context, events[0].event_id, started);
 	return { response: { webhookResponse: summary, workflowData: [items] }, started };
+}
+
+/** Waits for this delivery's turn to hand its execution to n8n (see SaveOrder); without a save, there is none. */
+async function turnToHandOver(
+	context: IWebhookFunctions,
+	memory: EventIdMemory | undefined,
+): Promise<SaveOrder | undefined> {
+	if (!memory) return undefined;
+	const order = saveOrderOf(workflowIdOf(context));
+	await order.turn();
+	return order;
 }
 
 /** The leader hands the whole batch to n8n; every other delivery of it is answered once that succeeded or failed. */
@@ -124,7 +146,8 @@ async function runInBatch(
 		return { noWebhookResponse: true };
 	}
 	const events = await batch.collect();
-	const { response, started } = startExecution(context, events, memory, summary);
+	const order = await turnToHandOver(context, memory);
+	const { response, started } = startExecution(context, events, memory, summary, order);
 	void started.then((ok) => {
 		confirm(ok);
 		batch.settle(ok ? 'started' : 'not_started');
@@ -137,8 +160,9 @@ async function runAlone(
 	context: IWebhookFunctions,
 	{ accepted, memory, summary, confirm }: Delivery,
 ): Promise<IWebhookResponseData> {
+	const order = await turnToHandOver(context, memory);
 	const release = await takeStartSlot();
-	const { response, started } = startExecution(context, accepted, memory, summary);
+	const { response, started } = startExecution(context, accepted, memory, summary, order);
 	void started.then((ok) => {
 		release();
 		confirm(ok);

@@ -41,6 +41,7 @@ export class EventIdsSave {
 	readonly #own: ReadonlySet<string>;
 	#armed = false;
 	#serialised = false;
+	#onSerialised: () => void = () => undefined;
 	readonly fields: { recentEventIds: SerialisedIds; recentEventIdsStamp: SerialisedStamp };
 
 	constructor(source: SavedEventIdsSource, own: ReadonlySet<string> = new Set()) {
@@ -62,10 +63,18 @@ export class EventIdsSave {
 		return this.#serialised;
 	}
 
+	/** Called once, when n8n first serialises this write to save it. */
+	onSerialised(listener: () => void): void {
+		this.#onSerialised = listener;
+	}
+
 	idsNow(): string[] {
 		if (this.#armed) {
-			this.#serialised = true;
 			this.#source.executionStored(this.#own);
+			if (!this.#serialised) {
+				this.#serialised = true;
+				this.#onSerialised();
+			}
 		}
 		return this.#source.savedIds(this.#own);
 	}

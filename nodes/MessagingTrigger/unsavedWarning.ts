@@ -25,3 +25,11 @@ export function warnUnsaved(context: IWebhookFunctions): void {
 		{ node: context.getNode().name, workflowId: context.getWorkflow().id, n8nVersion: version },
 	);
 }
+
+/** Logged each time: it names a delivery whose retries elsewhere may run again, which the operator may want to find. */
+export function warnOvertaken(context: IWebhookFunctions): void {
+	context.logger.warn(
+		'Messaging Trigger: n8n saved an older copy of the event IDs over this delivery’s, and could not start the execution of the delivery that would have saved them again. Until this process saves again, a retry of these events that reaches another n8n process, or arrives after n8n restarts, may run again; within this process retries are still dropped.',
+		{ node: context.getNode().name, workflowId: context.getWorkflow().id },
+	);
+}

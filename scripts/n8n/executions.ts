@@ -19,11 +19,16 @@ export interface StoredExecution extends ExecutionSummary {
 	runData: Record<string, StoredNodeRun[]>;
 }
 
-// n8n stores execution data in `flatted` form; the n8n under test ships the parser it uses itself.
-const requireFromN8n = createRequire(
-	path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'package.json'),
-);
-const flatted = requireFromN8n('flatted') as { parse(text: string): unknown };
+/**
+ * n8n stores execution data in `flatted` form; the n8n under test ships the parser it uses itself. Loaded on first
+ * use, not at import: a run on a fresh machine imports this before it installs n8n.
+ */
+function parseFlatted(text: string): unknown {
+	const requireFromN8n = createRequire(
+		path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'package.json'),
+	);
+	return (requireFromN8n('flatted') as { parse(text: string): unknown }).parse(text);
+}
 
 export async function listExecutions(
 	rest: N8nRestClient,
@@ -49,7 +54,7 @@ export async function countExecutions(
 
 export async function readExecution(rest: N8nRestClient, id: string): Promise<StoredExecution> {
 	const stored = await rest.get<ExecutionSummary & { data: string }>(`/rest/executions/${id}`);
-	const data = flatted.parse(stored.data) as {
+	const data = parseFlatted(stored.data) as {
 		resultData: { runData: Record<string, StoredNodeRun[]> };
 	};
 	return { ...stored, runData: data.resultData.runData };
@@ -58,7 +63,7 @@ export async function readExecution(rest: N8nRestClient, id: string): Promise<St
 /** An execution's whole stored data, parsed: its run data, and the stack n8n seeded it with. */
 export async function readStoredData(rest: N8nRestClient, id: string): Promise<unknown> {
 	const stored = await rest.get<{ data: string }>(`/rest/executions/${id}`);
-	return flatted.parse(stored.data);
+	return parseFlatted(stored.data);
 }
 
 export function firstOutputOf(

@@ -61,6 +61,8 @@ interface RoundResult {
 	answeredAt: number;
 	/** When each event's delivery was sent and answered (ms since the epoch). */
 	timings: Map<string, { sentAt: number; answeredAt: number }>;
+	/** 503s with Retry-After answered before the final answers, each followed by the sender's retry. */
+	refusals: number;
 }
 
 export interface BurstTarget {
@@ -90,7 +92,8 @@ export function statusEvent(): {
 	};
 }
 
-async function deliver(url: string, event: { event_id: string }): Promise<number> {
+/** One signed POST: its status (0 when there was no answer) and the Retry-After it asked for, if any. */
+async function post(url: string, event: { event_id: string }) {
 	const rawBody = JSON.stringify(event);
 	const headers = deliveryHeaders(
 		SANDBOX_SIGNING_SECRET,
@@ -103,13 +106,31 @@ async function deliver(url: string, event: { event_id: string }): Promise<number
 		const text = await response.text();
 		if (response.status !== 200 && !sampleBodies.has(response.status))
 			sampleBodies.set(response.status, text.slice(0, 300));
-		return response.status;
+		return { status: response.status, retryAfter: Number(response.headers.get('retry-after')) };
 	} catch {
-		return 0;
+		return { status: 0, retryAfter: NaN };
 	}
 }
 
-/** Every delivery of `events`, `concurrency` at a time, in order; the answers counted by HTTP status. */
+/** Refusals a sender takes with a Retry-After before it gives up on a delivery, as a provider does. */
+const RETRIES_AFTER_503 = 10;
+
+/** One delivery, sent again after a 503's Retry-After as a provider would: the final status, and how often it was refused. */
+async function deliver(url: string, event: { event_id: string }) {
+	let refusals = 0;
+	for (;;) {
+		const { status, retryAfter } = await post(url, event);
+		if (status !== 503 || !(retryAfter >= 0) || refusals === RETRIES_AFTER_503)
+			return { status, refusals };
+		refusals++;
+		await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+	}
+}
+
+/**
+ * Every delivery of `events`, `concurrency` at a time, in order; the final answers counted by HTTP status, and the
+ * 503s with Retry-After that came before them.
+ */
 export async function deliverAll(
 	url: string,
 	events: Array<{ event_id: string }>,
@@ -118,18 +139,20 @@ export async function deliverAll(
 	const answers: Answers = new Map();
 	const timings: RoundResult['timings'] = new Map();
 	const startedAt = Date.now();
+	let refusals = 0;
 	let next = 0;
 	const worker = async () => {
 		while (next < events.length) {
 			const event = events[next++];
 			const sentAt = Date.now();
-			const status = await deliver(url, event);
+			const delivered = await deliver(url, event);
+			refusals += delivered.refusals;
 			timings.set(event.event_id, { sentAt, answeredAt: Date.now() });
-			answers.set(status, (answers.get(status) ?? 0) + 1);
+			answers.set(delivered.status, (answers.get(delivered.status) ?? 0) + 1);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, events.length) }, worker));
-	return { answers, startedAt, answeredAt: Date.now(), timings };
+	return { answers, startedAt, answeredAt: Date.now(), timings, refusals };
 }
 
 export function describeAnswers(answers: Answers): string {

@@ -63,6 +63,38 @@ describe('Messaging Trigger event memory, against n8n doubles that save unkindly
 		expect(restarted.runs).toHaveLength(0);
 	});
 
+	it.each([
+		['one execution per delivery (v1)', 1, {}],
+		['batches of two deliveries (v2)', 2, { batchMaxEvents: 2 }],
+	])(
+		'%s: saves landing in the reverse of the order n8n serialised them (PostgreSQL’s two connections) still leave every answered id in the database',
+		async (_label, typeVersion, parameters) => {
+			const harness = await startTriggerHarness({
+				signingSecret: SECRET,
+				typeVersion,
+				parameters,
+				runExecutions: true,
+			});
+			harnesses.push(harness);
+			const bodies = Array.from({ length: 10 }, () => JSON.stringify(deliveryEvent()));
+			// The first save to be serialised lands last, 30 ms after the next.
+			harness.delayLandings((delivery) => (bodies.length - delivery) * 30);
+
+			const answers = await Promise.all(
+				bodies.map((body) => postDelivery(harness.url, body, { secret: SECRET })),
+			);
+
+			expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 200));
+			// What another process or a restarted n8n loads holds every id answered.
+			expect(new Set(savedIds(harness))).toEqual(new Set(bodies.map(idOf)));
+			const passed = (await Promise.all(harness.executions)).flatMap((run) =>
+				run.items.map((item) => item.json.event_id),
+			);
+			expect([...passed].sort()).toEqual(bodies.map(idOf).sort());
+			expect(warnings(harness)).toEqual([]);
+		},
+	);
+
 	it('does not warn when n8n saves as 2.40 does', async () => {
 		const harness = await start();
 		for (let index = 0; index < 3; index++)

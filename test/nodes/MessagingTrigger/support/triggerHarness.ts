@@ -79,6 +79,12 @@ export interface TriggerHarness {
 	 * until the promise returned settles, so saves land in another order than they were accepted, as on a busy database.
 	 */
 	delaySaves(delayOf: (delivery: number) => number | Promise<void>): void;
+	/**
+	 * Serialises each save at once but lands it (stores it, then answers) after the milliseconds returned for the
+	 * delivery numbered `delivery`: saves land in another order than n8n serialised them, as PostgreSQL's two pooled
+	 * connections can commit them, and the last to land wins whole.
+	 */
+	delayLandings(delayOf: (delivery: number) => number): void;
 	/** An n8n whose order of operations differs from 2.40's: it builds its second Workflow after the trigger's rewrite. */
 	buildSecondWorkflowLate(): void;
 	/** An n8n that no longer saves a webhook's static data at all. */
@@ -154,6 +160,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let handOffFailureDelayMs = 0;
 	let deliveries = 0;
 	let saveDelayOf: (delivery: number) => number | Promise<void> = () => 0;
+	let landingDelayOf: (delivery: number) => number = () => 0;
 	let secondWorkflowLate = false;
 	let savesSkipped = false;
 	let inWebhook = 0;
@@ -244,7 +251,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		else if (saveDelay > 0) await new Promise((resolve) => setTimeout(resolve, saveDelay));
 		// n8n serialises the static data when it writes it, and clears the marker once the write succeeded.
 		if (workflow.staticData.__dataChanged === true && !savesSkipped) {
-			storedStaticData = savedStaticData(workflow);
+			const serialised = savedStaticData(workflow);
+			const landingDelay = landingDelayOf(delivery);
+			if (landingDelay > 0) await new Promise((resolve) => setTimeout(resolve, landingDelay));
+			storedStaticData = serialised;
 			staticDataSaves++;
 			saveTimes.push(Date.now());
 			workflow.staticData.__dataChanged = false;
@@ -296,6 +306,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		},
 		delaySaves: (delayOf) => {
 			saveDelayOf = delayOf;
+		},
+		delayLandings: (delayOf) => {
+			landingDelayOf = delayOf;
 		},
 		buildSecondWorkflowLate: () => {
 			secondWorkflowLate = true;
