@@ -135,6 +135,11 @@ export function heldNow(): { events: number; deliveries: number } {
 	return { ...held };
 }
 
+/** True while the trigger `key` collects a batch: its leader will hand it to n8n after the one handing over now. */
+export function isCollecting(key: string): boolean {
+	return openBatches.get(key)?.isOpen === true;
+}
+
 export interface JoinedBatch {
 	batch: EventBatch;
 	/** The first delivery of the batch: it waits for the batch to close and hands the events to n8n. */

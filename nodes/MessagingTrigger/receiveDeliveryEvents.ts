@@ -8,7 +8,7 @@ import {
 import { holdExecution, workflowIdOf } from './executionGate';
 import { EventIdMemory, eventIdMemoryOf, type SavedEventIds } from './deduplication';
 import { batchLimitsOf } from './batchSettings';
-import { canHold, joinBatch, type BatchLimits } from './eventBatches';
+import { canHold, isCollecting, joinBatch, type BatchLimits } from './eventBatches';
 import type { MessagingEvent } from './events';
 import { whenAnswered } from './answered';
 import type { EventIdsSave } from './savedEventIds';
@@ -116,10 +116,11 @@ function startExecution(
 async function turnToHandOver(
 	context: IWebhookFunctions,
 	memory: EventIdMemory | undefined,
+	followed = false,
 ): Promise<SaveOrder | undefined> {
 	if (!memory) return undefined;
 	const order = saveOrderOf(workflowIdOf(context));
-	await order.turn();
+	await order.turn(followed);
 	return order;
 }
 
@@ -146,7 +147,7 @@ async function runInBatch(
 		return { noWebhookResponse: true };
 	}
 	const events = await batch.collect();
-	const order = await turnToHandOver(context, memory);
+	const order = await turnToHandOver(context, memory, isCollecting(key));
 	const { response, started } = startExecution(context, events, memory, summary, order);
 	void started.then((ok) => {
 		confirm(ok);

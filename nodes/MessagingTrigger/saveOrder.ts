@@ -15,7 +15,8 @@ interface LandedSave {
  * process, or comes after a restart, would run again. A later save holds every id an earlier one serialised, so:
  * - a delivery is answered once no older save can still land and the last to land is its own or a newer one;
  * - the last delivery in line hands its execution to n8n only once every earlier one was answered by n8n, so its
- *   save, the newest, lands last and holds everything (one waiting behind another goes at once: the pace holds).
+ *   save, the newest, lands last and holds everything (one with another waiting or a batch collecting behind it goes
+ *   at once: the pace holds).
  * A delivery is overtaken only when an older save landed last and no hand-over is left to save after it: n8n failed
  * the last one.
  */
@@ -29,8 +30,15 @@ export class SaveOrder {
 	/** Handed to n8n (or about to be), not yet answered by n8n. */
 	private inFlight = 0;
 
-	/** Resolves once this delivery may hand its execution to n8n; `ended` must follow once n8n answered it. */
-	turn(): Promise<void> {
+	/**
+	 * Resolves once this delivery may hand its execution to n8n; `ended` must follow once n8n answered it. `followed`:
+	 * another hand-over of this workflow is sure to come after this one (a batch collecting), so this is not the last.
+	 */
+	turn(followed = false): Promise<void> {
+		if (followed) {
+			this.inFlight++;
+			return Promise.resolve();
+		}
 		return new Promise((resolve) => {
 			this.turns.push(resolve);
 			this.grantTurns();

@@ -77,6 +77,29 @@ describe('SaveOrder: answers once the database holds the delivery’s ids', () =
 		expect(second.granted).toEqual([]);
 	});
 
+	it('lets a hand-over sure to be followed (a batch collecting behind it) go at once, and the follower wait as the last', async () => {
+		const order = new SaveOrder();
+		const log: string[] = [];
+		const first = deliveries(order, ['a'], log);
+		await settle();
+		const response = new RecordingResponse(log);
+		const held = holdAnswerInSaveOrder(order, response, () => log.push('b overtaken'));
+		let bGranted = false;
+		void order.turn(true).then(() => (bGranted = true));
+		await settle();
+		expect([first.granted, bGranted]).toEqual([['a'], true]);
+		const last = deliveries(order, ['c'], log);
+		await settle();
+		expect(last.granted).toEqual([]);
+		first.all[0].serialise();
+		held.serialised();
+		first.all[0].land();
+		response.end('b 200');
+		await settle();
+		expect(last.granted).toEqual(['c']);
+		expect(log).toEqual(['a 200', 'b 200']);
+	});
+
 	it('holds a newer save’s answer while an older one may still land, and until a save newer than both lands', async () => {
 		const { order, log, granted, a, b, c } = await threeInLine();
 		a.serialise();
