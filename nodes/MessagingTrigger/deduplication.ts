@@ -183,12 +183,7 @@ const memories = new RecentlyUsedMap<string, EventIdMemory>(REMEMBERED_TRIGGERS)
 
 export function eventIdMemoryOf(workflowId: string, nodeId: string): EventIdMemory {
 	const key = `${workflowId}/${nodeId}`;
-	let memory = memories.get(key);
-	if (!memory) {
-		memory = new EventIdMemory();
-		memories.set(key, memory);
-	}
-	return memory;
+	return memories.getOrCreate(key, () => new EventIdMemory());
 }
 
 export function rememberedTriggerCount(): number {

@@ -140,10 +140,5 @@ export const ORDERED_WORKFLOWS = 100;
 const orders = new RecentlyUsedMap<string, SaveOrder>(ORDERED_WORKFLOWS);
 
 export function saveOrderOf(workflowId: string): SaveOrder {
-	let order = orders.get(workflowId);
-	if (!order) {
-		order = new SaveOrder();
-		orders.set(workflowId, order);
-	}
-	return order;
+	return orders.getOrCreate(workflowId, () => new SaveOrder());
 }

@@ -23,6 +23,15 @@ export class RecentlyUsedMap<Key, Value> {
 			this.entries.delete(this.entries.keys().next().value as Key);
 	}
 
+	/** The value kept for `key`, or the one `create` makes, kept from now on. */
+	getOrCreate(key: Key, create: () => Value): Value {
+		const kept = this.get(key);
+		if (kept !== undefined) return kept;
+		const created = create();
+		this.set(key, created);
+		return created;
+	}
+
 	delete(key: Key): void {
 		this.entries.delete(key);
 	}

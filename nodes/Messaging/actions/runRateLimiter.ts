@@ -21,9 +21,5 @@ export function rateLimiterForRun(
 ): AdaptiveSendRateLimiter {
 	if (!runsAsAgentTool(context)) return new AdaptiveSendRateLimiter({ maxPerSecond }, clock);
 	const key = [context.getWorkflow().id ?? '', context.getNode().id, maxPerSecond].join('\u0000');
-	const kept = toolLimiters.get(key);
-	if (kept) return kept;
-	const limiter = new AdaptiveSendRateLimiter({ maxPerSecond }, clock);
-	toolLimiters.set(key, limiter);
-	return limiter;
+	return toolLimiters.getOrCreate(key, () => new AdaptiveSendRateLimiter({ maxPerSecond }, clock));
 }

@@ -23,4 +23,18 @@ describe('RecentlyUsedMap', () => {
 		map.delete('a');
 		expect(map.get('a')).toBeUndefined();
 	});
+
+	it('creates a value for a key it lacks, once, and keeps it as used last', () => {
+		const map = new RecentlyUsedMap<string, number[]>(2);
+		let made = 0;
+		const create = () => [++made];
+		const first = map.getOrCreate('a', create);
+		expect(map.getOrCreate('a', create)).toBe(first);
+		expect(made).toBe(1);
+		map.set('b', [0]);
+		map.getOrCreate('a', create);
+		map.set('c', [0]);
+		expect(map.get('b')).toBeUndefined();
+		expect(map.get('a')).toBe(first);
+	});
 });
