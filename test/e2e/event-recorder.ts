@@ -25,18 +25,22 @@ export class EventRecorder {
 					event_id?: unknown;
 					event_ids?: unknown[];
 				};
-				const counts = this.runs.get(source) ?? new Map<string, number>();
-				for (const eventId of (body.event_ids ?? [body.event_id]).map(String))
-					counts.set(eventId, (counts.get(eventId) ?? 0) + 1);
-				this.runs.set(source, counts);
-				this.posts.set(source, (this.posts.get(source) ?? 0) + 1);
-				this.lastRunAt.set(source, Date.now());
+				this.record(source, (body.event_ids ?? [body.event_id]).map(String));
 				response.statusCode = 204;
 				response.end();
 			});
 		});
 		await new Promise<void>((resolve) => this.server!.listen(0, LOOPBACK, resolve));
 		this.url = `http://${LOOPBACK}:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	/** One execution of the source that ran `eventIds`, at `at` (when it posted, or when n8n stopped it). */
+	record(source: string, eventIds: string[], at = Date.now()): void {
+		const counts = this.runs.get(source) ?? new Map<string, number>();
+		for (const eventId of eventIds) counts.set(eventId, (counts.get(eventId) ?? 0) + 1);
+		this.runs.set(source, counts);
+		this.posts.set(source, (this.posts.get(source) ?? 0) + 1);
+		this.lastRunAt.set(source, Math.max(at, this.lastRunAt.get(source) ?? at));
 	}
 
 	urlFor(source: string): string {

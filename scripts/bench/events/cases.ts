@@ -110,7 +110,7 @@ export const CASES: EventCase[] = [
 	{ key: 'batching', label: 'trigger, batching', kind: 'batching', perPost: 1, pace: 'campaign' },
 	{
 		key: 'atFloorRate',
-		label: "trigger, batching, at the floor's rate, no per-item node",
+		label: "trigger, batching, at the floor's rate, the trigger alone",
 		kind: 'batchingLean',
 		perPost: 1,
 		pace: 'floor',

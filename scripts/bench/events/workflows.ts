@@ -13,8 +13,7 @@ const BARE_TRIGGER_NODE_TYPE = 'n8n-nodes-bare-trigger-yardstick.bareTrigger';
 /**
  * What receives the events: the trigger batching (its defaults) or not, n8n's Webhook node, the floor, and a bare
  * community trigger (it passes the body on, one execution per delivery: what n8n gives any community trigger).
- * `batchingLean` is the batching trigger with no per-item node after it: its rate against the floor is the
- * trigger's own cost.
+ * `batchingLean` is the batching trigger alone, as the floor is: its rate against the floor is the trigger's own cost.
  */
 export type EntryKind = 'batching' | 'batchingLean' | 'perEvent' | 'webhook' | 'floor' | 'bare';
 
@@ -24,6 +23,11 @@ export interface EventTarget {
 	workflowId: string;
 	/** Where the workflow's recorder posts: the recorder counts runs per event and executions by this name. */
 	source: string;
+	/**
+	 * For a workflow with no recorder node: the entry node whose output n8n stored is the execution's events. The
+	 * bench reads them back from n8n's executions (recordStoredRuns).
+	 */
+	runsStoredBy?: string;
 }
 
 interface Entry {
@@ -125,11 +129,14 @@ function recorderNode(recorderUrl: string, eventPath: string) {
 	};
 }
 
-/** The nodes after the entry, in order: none for the floor, the recorder alone for the lean trigger. */
+/**
+ * The nodes after the entry, in order: none for the floor, nor for the lean trigger. A recorder there would cost n8n
+ * an expression isolate per execution under lazy acquire (its one expression; ~85 ms of CPU on this machine),
+ * which is n8n's price for any expression downstream, not the trigger's: its runs are read from n8n instead.
+ */
 function downstreamOf(kind: EntryKind, eventPath: string, recorderUrl: string) {
-	if (kind === 'floor') return [];
-	const recorder = recorderNode(recorderUrl, eventPath);
-	return kind === 'batchingLean' ? [recorder] : [labelNode(eventPath), recorder];
+	if (kind === 'floor' || kind === 'batchingLean') return [];
+	return [labelNode(eventPath), recorderNode(recorderUrl, eventPath)];
 }
 
 /** Saves and activates the workflow for one entry: the entry, then its downstream nodes in a chain. */
@@ -157,5 +164,6 @@ export async function createEventTarget(
 		),
 		settings: { executionOrder: 'v1' },
 	});
-	return { kind, url: entry.url(rest.baseUrl), workflowId, source };
+	const runsStoredBy = kind === 'batchingLean' ? entryName : undefined;
+	return { kind, url: entry.url(rest.baseUrl), workflowId, source, runsStoredBy };
 }
