@@ -74,7 +74,7 @@ function log(line: string): void {
 	process.stderr.write(`    events: ${line}\n`);
 }
 
-function describeCase(key: CaseKey, figure: CaseFigures): string {
+function describeCase(key: string, figure: CaseFigures): string {
 	const peak =
 		figure.peakRssMb === undefined ? '' : `, n8n peak RSS ${figure.peakRssMb.toFixed(0)} MB`;
 	return `${key}: ${figure.eventsPerSecond.toFixed(1)} events run/s, ${figure.executions} executions, p99 answer ${figure.p99AnswerMs} ms, ${figure.lost} lost, ${figure.runTwice} run twice (${figure.answers}; ${figure.seconds.toFixed(1)} s${peak})`;
@@ -239,10 +239,21 @@ async function measureKills(
 		if (figure.lostNowhereIds.length > 0)
 			log(`lost, for instance: ${figure.lostNowhereIds.slice(0, 5).join(', ')}`);
 		log(
-			`${signal} mid-burst: n8n away ${figure.downSeconds.toFixed(1)} s, ${describeCase('batching', figure)}`,
+			`${signal} mid-burst: n8n away ${figure.downSeconds.toFixed(1)} s, ${describeCase(target.kind, figure)}`,
 		);
 	}
 	return kills;
+}
+
+/**
+ * The trigger the kills stop n8n under: batching, its default. BENCH_EVENTS_KILL_TARGET=perEvent kills the trigger
+ * with one execution per delivery instead, while investigating (the report still labels the rows batching).
+ */
+function killTarget(targets: Targets): EventTarget {
+	const kind = process.env.BENCH_EVENTS_KILL_TARGET ?? 'batching';
+	if (kind !== 'batching' && kind !== 'perEvent')
+		throw new Error('BENCH_EVENTS_KILL_TARGET: choose batching or perEvent');
+	return targets[kind];
 }
 
 async function measureOneProcess(
@@ -269,7 +280,7 @@ async function measureOneProcess(
 		const settings = parts.has('one-process')
 			? await measureSettings(stack, recorder, targets, stamp)
 			: [];
-		const kills = await measureKills(stack, recorder, targets.batching, stamp);
+		const kills = await measureKills(stack, recorder, killTarget(targets), stamp);
 		await stack.stop();
 		// BENCH_EVENTS_KEEP=1 keeps n8n's log and database for a look afterwards.
 		if (process.env.BENCH_EVENTS_KEEP) log(`n8n's log and data kept in ${runDir}`);
