@@ -9,6 +9,8 @@ interface ExecutionSummary {
 	workflowId: string;
 	status: string;
 	mode: string;
+	/** ISO time n8n stopped the execution; null while it runs. */
+	stoppedAt: string | null;
 }
 
 export interface StoredNodeRun {
@@ -39,17 +41,46 @@ export async function listExecutions(
 	return page.results;
 }
 
+function executionsFilter(workflowId: string, statuses?: string[]): string {
+	return encodeURIComponent(
+		JSON.stringify(statuses ? { workflowId, status: statuses } : { workflowId }),
+	);
+}
+
 /** How many executions of the workflow n8n holds, of the given statuses or of any. */
 export async function countExecutions(
 	rest: N8nRestClient,
 	workflowId: string,
 	statuses?: string[],
 ): Promise<number> {
-	const filter = encodeURIComponent(
-		JSON.stringify(statuses ? { workflowId, status: statuses } : { workflowId }),
-	);
+	const filter = executionsFilter(workflowId, statuses);
 	const page = await rest.get<{ count: number }>(`/rest/executions?filter=${filter}`);
 	return page.count;
+}
+
+/** n8n's execution list gives at most this many a page. */
+const EXECUTIONS_PAGE = 100;
+
+/**
+ * Every execution of the workflow of the given statuses, newest first, read page by page (listExecutions gives n8n's
+ * first page only). n8n lists by a range only with a status filter, so the statuses are required.
+ */
+export async function listAllExecutions(
+	rest: N8nRestClient,
+	workflowId: string,
+	statuses: string[],
+): Promise<ExecutionSummary[]> {
+	const filter = executionsFilter(workflowId, statuses);
+	const found: ExecutionSummary[] = [];
+	for (let lastId = ''; ; ) {
+		const range = lastId ? `&lastId=${lastId}` : '';
+		const page = await rest.get<{ results: ExecutionSummary[] }>(
+			`/rest/executions?filter=${filter}&limit=${EXECUTIONS_PAGE}${range}`,
+		);
+		found.push(...page.results);
+		if (page.results.length < EXECUTIONS_PAGE) return found;
+		lastId = page.results[page.results.length - 1].id;
+	}
 }
 
 export async function readExecution(rest: N8nRestClient, id: string): Promise<StoredExecution> {

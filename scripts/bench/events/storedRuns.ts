@@ -1,32 +1,10 @@
-import { firstOutputOf, readExecution } from '../../n8n/executions';
+import { firstOutputOf, listAllExecutions, readExecution } from '../../n8n/executions';
 import type { N8nRestClient } from '../../n8n/rest-client';
 import type { EventRecorder } from '../../../test/e2e/event-recorder';
 import type { EventTarget } from './workflows';
 
 /** Statuses of an execution n8n is done with: its run data is final. */
 const DONE = ['success', 'error', 'crashed', 'canceled'];
-/** n8n's execution list gives at most this many a page. */
-const PAGE = 100;
-
-interface DoneSummary {
-	id: string;
-	stoppedAt: string;
-}
-
-/** Every execution of the workflow n8n is done with, newest first, page by page. */
-async function doneExecutions(rest: N8nRestClient, workflowId: string): Promise<DoneSummary[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: DONE }));
-	const found: DoneSummary[] = [];
-	for (let lastId = ''; ; ) {
-		const range = lastId ? `&lastId=${lastId}` : '';
-		const page = await rest.get<{ results: DoneSummary[] }>(
-			`/rest/executions?filter=${filter}&limit=${PAGE}${range}`,
-		);
-		found.push(...page.results);
-		if (page.results.length < PAGE) return found;
-		lastId = page.results[page.results.length - 1].id;
-	}
-}
 
 /** The executions of each target already recorded: each is recorded once, however often the bench looks. */
 const recorded = new WeakMap<EventTarget, Set<string>>();
@@ -43,13 +21,13 @@ export async function recordStoredRuns(
 	if (!target.runsStoredBy) return;
 	const read = recorded.get(target) ?? new Set<string>();
 	recorded.set(target, read);
-	for (const summary of await doneExecutions(rest, target.workflowId)) {
+	for (const summary of await listAllExecutions(rest, target.workflowId, DONE)) {
 		if (read.has(summary.id)) continue;
 		const execution = await readExecution(rest, summary.id);
 		const eventIds = firstOutputOf(execution, target.runsStoredBy).map((json) =>
 			String(json.event_id),
 		);
-		recorder.record(target.source, eventIds, Date.parse(summary.stoppedAt));
+		recorder.record(target.source, eventIds, Date.parse(summary.stoppedAt!));
 		read.add(summary.id);
 	}
 }

@@ -1,4 +1,4 @@
-import { readStoredData } from '../../n8n/executions';
+import { listAllExecutions, readStoredData } from '../../n8n/executions';
 import type { N8nRestClient } from '../../n8n/rest-client';
 
 /** Statuses of an execution n8n accepted and did not run to its end. */
@@ -23,11 +23,9 @@ export async function unfinishedSummaries(
 	workflowId: string,
 	afterId: number,
 ): Promise<Summary[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: UNFINISHED }));
-	const page = await rest.get<{ results: Summary[] }>(
-		`/rest/executions?filter=${filter}&limit=100`,
+	return (await listAllExecutions(rest, workflowId, UNFINISHED)).filter(
+		(entry) => Number(entry.id) > afterId,
 	);
-	return page.results.filter((entry) => Number(entry.id) > afterId);
 }
 
 /** Executions of the workflow newer than `afterId` that n8n did not finish, and the events they hold. */
