@@ -36,12 +36,13 @@ export async function listExecutions(
 	rest: N8nRestClient,
 	workflowId: string,
 ): Promise<ExecutionSummary[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const filter = executionsFilter(workflowId);
 	const page = await rest.get<{ results: ExecutionSummary[] }>(`/rest/executions?filter=${filter}`);
 	return page.results;
 }
 
-function executionsFilter(workflowId: string, statuses?: string[]): string {
+/** n8n's execution-list filter for the workflow, of the given statuses or of any, ready for a query string. */
+export function executionsFilter(workflowId: string, statuses?: string[]): string {
 	return encodeURIComponent(
 		JSON.stringify(statuses ? { workflowId, status: statuses } : { workflowId }),
 	);

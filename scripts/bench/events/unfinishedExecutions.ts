@@ -1,4 +1,4 @@
-import { listAllExecutions, readStoredData } from '../../n8n/executions';
+import { executionsFilter, listAllExecutions, readStoredData } from '../../n8n/executions';
 import type { N8nRestClient } from '../../n8n/rest-client';
 
 /** Statuses of an execution n8n accepted and did not run to its end. */
@@ -60,8 +60,9 @@ async function seededEventIds(rest: N8nRestClient, id: string): Promise<string[]
 
 /** The id of the workflow's newest execution (0 if none): executions above it are the case's. */
 export async function newestExecutionId(rest: N8nRestClient, workflowId: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const page = await rest.get<{ results: Summary[] }>(`/rest/executions?filter=${filter}&limit=1`);
+	const page = await rest.get<{ results: Summary[] }>(
+		`/rest/executions?filter=${executionsFilter(workflowId)}&limit=1`,
+	);
 	return Math.max(0, ...page.results.map((entry) => Number(entry.id)));
 }
 
