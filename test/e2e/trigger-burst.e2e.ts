@@ -55,7 +55,7 @@ type Answers = Map<number, number>;
 /** The first body seen for each status other than 200, so a failure says what n8n answered. */
 const sampleBodies = new Map<number, string>();
 
-interface RoundResult {
+export interface RoundResult {
 	answers: Answers;
 	startedAt: number;
 	answeredAt: number;
