@@ -39,6 +39,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		requests: () => context.requestLog.list(),
 		clearRequests: () => context.requestLog.clear(),
 		messages: () => context.messages.list(),
+		clearMessages() {
+			context.messages.clear();
+			context.idempotency.clear();
+		},
 		simulateInbound(input: string | InboundSimulation) {
 			const { messages, templates } = context;
 			const sources = {

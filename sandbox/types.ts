@@ -356,6 +356,8 @@ export interface Sandbox {
 	requests(): RecordedRequest[];
 	clearRequests(): void;
 	messages(): MessageRecord[];
+	/** Forgets every accepted message and the Idempotency-Keys that would replay one. */
+	clearMessages(): void;
 	/** Opens the sender's session window and POSTs a signed `message.inbound` event to the account webhook. */
 	simulateInbound(input: string | InboundSimulation): InboundEvent;
 	setWebhookUrl(url: string | null): void;

@@ -75,6 +75,10 @@ export class MessageStore {
 		return record ? structuredClone(record) : undefined;
 	}
 
+	clear(): void {
+		this.records.clear();
+	}
+
 	list(): MessageRecord[] {
 		return structuredClone([...this.records.values()]);
 	}

@@ -49,6 +49,10 @@ function adminRoutes(sandbox: AdminOperations): Record<string, AdminHandler> {
 			return noContent();
 		},
 		'GET /messages': () => jsonAnswer(200, sandbox.messages()),
+		'DELETE /messages': () => {
+			sandbox.clearMessages();
+			return noContent();
+		},
 		'POST /inbound': (body) => {
 			const event = sandbox.simulateInbound(body as InboundSimulation);
 			return jsonAnswer(200, { from: event.from, event });

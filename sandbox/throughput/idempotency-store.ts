@@ -59,6 +59,10 @@ export class IdempotencyStore {
 		}
 	}
 
+	clear(): void {
+		this.entries.clear();
+	}
+
 	get size(): number {
 		return this.entries.size;
 	}

@@ -60,6 +60,20 @@ describe('admin endpoints', () => {
 		]);
 	});
 
+	it('forgets accepted messages and the Idempotency-Keys that would replay them', async () => {
+		const headers = { 'Idempotency-Key': 'order-1' };
+		const first = await post(sandbox, '/v1/sms/send', smsFields(), { headers });
+		expect((await admin(sandbox, 'DELETE', '/messages')).status).toBe(204);
+		expect((await admin(sandbox, 'GET', '/messages')).body).toEqual([]);
+
+		const again = await post(sandbox, '/v1/sms/send', smsFields(), { headers });
+		const id = (reply: typeof first) => (reply.body as { message_id: string }).message_id;
+		expect(again.status).toBe(200);
+		expect(id(again)).not.toBe(id(first));
+		const messages = (await admin(sandbox, 'GET', '/messages')).body as MessageRecord[];
+		expect(messages.map((message) => message.id)).toEqual([id(again)]);
+	});
+
 	it('opens a session window with an inbound message and closes it when the clock moves past 24 hours', async () => {
 		const number = '+919833333333';
 		expect((await session(sandbox, number)).status).toBe(422);

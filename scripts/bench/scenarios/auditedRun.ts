@@ -30,7 +30,7 @@ export async function auditedNodeRun(
 ): Promise<AuditedRun> {
 	// Configuring the limit again starts a full bucket, so no repetition inherits the previous one's debt.
 	await sandbox.configure({ latency, rateLimit });
-	await sandbox.clearRequests();
+	await sandbox.clearHistory();
 	const startedAt = Date.now();
 	const outcome = await withinTime(
 		sendThroughNode(campaignRows(sends, runTag), {

@@ -78,7 +78,7 @@ async function runProvider(
 	book: SampleBook,
 ): Promise<void> {
 	await sandbox.configure({ latency: null, rateLimit: provider.rateLimit });
-	await sandbox.clearRequests();
+	await sandbox.clearHistory();
 	proxy.shape(provider.shape);
 	proxy.clear();
 	const stamp = Date.now().toString(36);

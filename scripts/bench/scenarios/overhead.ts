@@ -42,7 +42,7 @@ async function nodeSample(
 	sends = SENDS,
 	sender: CampaignSender = 'messaging',
 ): Promise<NodeSample> {
-	await sandbox.clearRequests();
+	await sandbox.clearHistory();
 	const startedAt = Date.now();
 	const cpuAtStart = process.cpuUsage();
 	const outcome = await withinTime(

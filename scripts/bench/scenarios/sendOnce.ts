@@ -140,6 +140,7 @@ async function runRepetition(
 	run: Run & { repetition: number },
 ): Promise<{ order: CaseKey[]; pair: Pair }> {
 	await sandbox.configure({ latency: null, rateLimit: run.provider.rateLimit });
+	await sandbox.clearHistory();
 	proxy.shape({ latencyMs: 20, jitterMs: 5 });
 	proxy.clear();
 	const cases = casesOf(run, run.repetition);

@@ -69,7 +69,7 @@ async function runProvider(
 	book: SmallBook,
 ): Promise<void> {
 	await sandbox.configure({ latency: null, rateLimit: null });
-	await sandbox.clearRequests();
+	await sandbox.clearHistory();
 	proxy.shape(provider.shape);
 	proxy.clear();
 	const stamp = Date.now().toString(36);
