@@ -1,9 +1,9 @@
+import { BoundedLog } from './bounded-log';
 import { createSystemClock } from './clock';
 import { FaultRules } from './faults/fault-rules';
 import { BODY_LIMIT_BYTES } from './http/read-body';
 import { Lifecycle } from './messages/lifecycle';
 import { MessageStore } from './messages/message-store';
-import { RequestLog } from './request-log';
 import { DEFAULT_SEED } from './seed';
 import { SessionWindows } from './session-windows';
 import { TemplateRegistry } from './templates';
@@ -14,6 +14,7 @@ import type {
 	IdempotencyKeyHandling,
 	LatencyConfig,
 	MessageRecord,
+	RecordedRequest,
 	SandboxClock,
 	SandboxOptions,
 	SandboxSeed,
@@ -21,6 +22,8 @@ import type {
 } from './types';
 import { statusEvent } from './webhooks/delivery-event';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+
+const MAX_RECORDED_REQUESTS = 100_000;
 
 /** Everything one running sandbox holds; the routes read and change it. */
 export interface SandboxContext {
@@ -33,7 +36,8 @@ export interface SandboxContext {
 	templates: TemplateRegistry;
 	sessions: SessionWindows;
 	messages: MessageStore;
-	requestLog: RequestLog;
+	/** Every API request, accepted or rejected, in arrival order: the last 100,000. */
+	requestLog: BoundedLog<RecordedRequest>;
 	rateLimiter: RateLimiter;
 	idempotency: IdempotencyStore;
 	idempotencyKeys: IdempotencyKeyHandling;
@@ -79,7 +83,7 @@ export function createSandboxContext(options: SandboxOptions): SandboxContext {
 		templates: new TemplateRegistry(seed),
 		sessions,
 		messages,
-		requestLog: new RequestLog(),
+		requestLog: new BoundedLog<RecordedRequest>(MAX_RECORDED_REQUESTS),
 		rateLimiter: new RateLimiter(options.rateLimit ?? null, undefined, () => clock.now()),
 		idempotency: new IdempotencyStore(clock),
 		idempotencyKeys: checkedIdempotencyKeys(options.idempotencyKeys ?? 'honour'),

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
+import { BoundedLog } from '../bounded-log';
 import type { TimerRegistry } from '../timers';
 import type {
 	SandboxClock,
@@ -33,8 +34,6 @@ interface AttemptOutcome {
 }
 
 const MAX_RECORDED_DELIVERIES = 100_000;
-/** Trim the attempt list in steps, not one shift per attempt past the cap (a shift moves 100,000 entries). */
-const TRIM_SLACK = 1000;
 /** The statuses whose Retry-After a receiver uses to slow the sender down. */
 const BACKPRESSURE_STATUSES = new Set([429, 503]);
 
@@ -50,7 +49,7 @@ export class WebhookDispatcher {
 	private readonly summary = new DeliverySummary();
 	private readonly chains = new Map<string, Promise<void>>();
 	private readonly pausedUntil = new Map<string, number>();
-	private deliveries: WebhookDelivery[] = [];
+	private readonly deliveries = new BoundedLog<WebhookDelivery>(MAX_RECORDED_DELIVERIES);
 	private readonly aborter = new AbortController();
 
 	constructor(
@@ -83,7 +82,7 @@ export class WebhookDispatcher {
 	}
 
 	list(): WebhookDelivery[] {
-		return structuredClone(this.deliveries.slice(-MAX_RECORDED_DELIVERIES));
+		return this.deliveries.list();
 	}
 
 	summarize(): WebhookSummary {
@@ -184,7 +183,7 @@ export class WebhookDispatcher {
 		url: string,
 		{ attempt, at, result, batchSize }: AttemptOutcome,
 	): void {
-		this.deliveries.push({
+		this.deliveries.add({
 			eventId: event.event_id,
 			eventType: event.type,
 			messageId: event.message_id,
@@ -196,8 +195,6 @@ export class WebhookDispatcher {
 			error: 'error' in result ? result.error : null,
 			...(batchSize === null ? {} : { batchSize }),
 		});
-		if (this.deliveries.length > MAX_RECORDED_DELIVERIES + TRIM_SLACK)
-			this.deliveries = this.deliveries.slice(-MAX_RECORDED_DELIVERIES);
 	}
 }
 

@@ -112,15 +112,13 @@ function restartGap(
 	inFlightPerProcess: number,
 ) {
 	const missing = eventIds.filter((id) => !saved.has(id));
-	const lacking = [0, 1].filter((index) => missing.some((id) => timings[index].has(id)));
-	const inOrder = (index: number) =>
-		[...timings[index].entries()].sort((a, b) => a[1].answeredAt - b[1].answeredAt);
+	const ofProcess = (index: number) => missing.filter((id) => timings[index].has(id)).length;
+	const lacking = [0, 1].filter((index) => ofProcess(index) > 0);
 	const savedAfterFirstMissing = lacking.map((index) => {
-		const answers = inOrder(index);
+		const answers = [...timings[index].entries()].sort((a, b) => a[1].answeredAt - b[1].answeredAt);
 		const first = answers.findIndex(([id]) => !saved.has(id));
 		return answers.slice(first).filter(([id]) => saved.has(id)).length;
 	});
-	const ofProcess = (index: number) => missing.filter((id) => timings[index].has(id)).length;
 	return {
 		missing,
 		holds:
