@@ -19,6 +19,11 @@ export class BoundedLog<Entry> {
 		return structuredClone(this.entries.slice(-this.capacity));
 	}
 
+	/** Entries held in memory: never more than the capacity and a tenth. */
+	held(): number {
+		return this.entries.length;
+	}
+
 	clear(): void {
 		this.entries = [];
 	}

@@ -21,6 +21,16 @@ describe('the sandbox bounded log', () => {
 			expect(indexes(logOf(count))).toEqual(range(count - 100, count));
 	});
 
+	it('never holds more than its capacity and a tenth however many arrive', () => {
+		const log = new BoundedLog<{ index: number }>(100);
+		let most = 0;
+		for (let index = 0; index < 1_000; index++) {
+			log.add({ index });
+			most = Math.max(most, log.held());
+		}
+		expect(most).toBe(110);
+	});
+
 	it('lists copies: changing one changes nothing held', () => {
 		const log = logOf(3);
 		log.list()[0].index = 99;
