@@ -1,5 +1,7 @@
 import type { INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
+import { eventIdMemoryOf } from './deduplication';
+
 /** What the gate reads of a webhook or execute context: both name the workflow, the node and the mode alike. */
 export interface GateContext {
 	getWorkflow(): { id?: string };
@@ -14,34 +16,97 @@ export interface GateContext {
  * until n8n has answered their delivery (it answers only after the save): 2xx, it passes them on; otherwise every
  * delivery of them was refused and its retries carry them, so it passes none.
  *
- * Another process (a queue-mode worker) finds no gate here and passes the events on at once.
+ * An execution no hand-over of this process made is one a queue-mode worker runs, or one n8n stored but never
+ * started before it stopped, which n8n 2.x runs when it starts again (regular mode, "enqueued execution recovery")
+ * even though it had refused the delivery. Such an execution passes on only the events no delivery to this process
+ * carries: the sender's retries run the others.
  */
-const gates = new Map<string, Promise<boolean>>();
-/** A gate no execution took (n8n never created it, or the trigger had pinned data) is dropped past this many. */
+interface HandOver {
+	scope: string;
+	eventIds: readonly string[];
+	answered: Promise<boolean>;
+	taken: boolean;
+	/** Until n8n answers, the hand-over is kept whatever the bounds: its events are claimed and counted as carried. */
+	settled: boolean;
+}
+
+/** Which hand-over of this process carries each event, keyed by workflow, node and event id. */
+const carriers = new Map<string, HandOver>();
+/** Oldest first; a hand-over is forgotten whole, so an execution never finds only part of its events carried. */
+const handOvers = new Set<HandOver>();
+let carriedEvents = 0;
+
+/** Hand-overs remembered; past either bound the oldest is forgotten (its execution then passes its items on). */
 export const MAX_GATES = 1_000;
+export const MAX_CARRIED_EVENTS = 20_000;
 
 export function workflowIdOf(context: Pick<GateContext, 'getWorkflow'>): string {
 	return context.getWorkflow().id ?? '';
 }
 
-function gateKey(context: GateContext, firstEventId: unknown): string | undefined {
-	if (context.getMode() === 'manual' || typeof firstEventId !== 'string') return undefined;
-	return `${workflowIdOf(context)}/${context.getNode().id}/${firstEventId}`;
+/** Only production deliveries are held: nothing retries a test event, and a user's Retry means to run again. */
+function scopeOf(context: GateContext): string | undefined {
+	if (context.getMode() !== 'webhook') return undefined;
+	return `${workflowIdOf(context)}/${context.getNode().id}/`;
+}
+
+function remember(handOver: HandOver): void {
+	for (const id of handOver.eventIds) carriers.set(handOver.scope + id, handOver);
+	handOvers.add(handOver);
+	carriedEvents += handOver.eventIds.length;
+	void handOver.answered.then(() => (handOver.settled = true));
+	// Held deliveries are bounded far below these caps, so only a few unsettled ones are ever stepped over.
+	for (const oldest of handOvers) {
+		if (handOvers.size <= MAX_GATES && carriedEvents <= MAX_CARRIED_EVENTS) break;
+		if (oldest.settled) forget(oldest);
+	}
+}
+
+function forget(handOver: HandOver): void {
+	handOvers.delete(handOver);
+	carriedEvents -= handOver.eventIds.length;
+	for (const id of handOver.eventIds) {
+		const key = handOver.scope + id;
+		if (carriers.get(key) === handOver) carriers.delete(key);
+	}
 }
 
 /**
- * Holds the production execution whose first event is `firstEventId` until `answered` says how n8n answered its
- * delivery. A test event is not held: nothing retries it.
+ * Holds the production execution that carries `eventIds` until `answered` says how n8n answered its delivery.
  */
 export function holdExecution(
 	context: GateContext,
-	firstEventId: string,
+	eventIds: readonly string[],
 	answered: Promise<boolean>,
 ): void {
-	const key = gateKey(context, firstEventId);
-	if (key === undefined) return;
-	gates.set(key, answered);
-	if (gates.size > MAX_GATES) gates.delete(gates.keys().next().value as string);
+	const scope = scopeOf(context);
+	if (scope !== undefined) remember({ scope, eventIds, answered, taken: false, settled: false });
+}
+
+/** The hand-over made for exactly these events and not taken yet, if any. */
+function ownHandOver(scope: string, eventIds: readonly string[]): HandOver | undefined {
+	const handOver = carriers.get(scope + eventIds[0]);
+	if (!handOver || handOver.taken || handOver.eventIds.length !== eventIds.length) return undefined;
+	return eventIds.every((id) => carriers.get(scope + id) === handOver) ? handOver : undefined;
+}
+
+/**
+ * An execution of no hand-over here: the events no delivery here carries or is about to hand over (claimed, not yet
+ * answered), claimed so that their retries, should they come here, are duplicates (a worker's claims are never
+ * read: deliveries do not reach it).
+ */
+function itemsCarriedNowhere(
+	context: GateContext,
+	scope: string,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
+	const memory = eventIdMemoryOf(workflowIdOf(context), context.getNode().id);
+	const free = items.filter((item) => {
+		const id = String(item.json.event_id);
+		return !carriers.has(scope + id) && memory.confirmationOf(id) === undefined;
+	});
+	for (const item of free) memory.claim(String(item.json.event_id));
+	return free;
 }
 
 /** The trigger's items once their delivery was answered: all of them after a 2xx, none after a refusal. */
@@ -49,13 +114,19 @@ export async function itemsOnceAnswered(
 	context: GateContext,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const key = gateKey(context, items[0]?.json.event_id);
-	const answered = key === undefined ? undefined : gates.get(key);
-	if (key === undefined || answered === undefined) return items;
-	gates.delete(key);
-	return (await answered) ? items : [];
+	const scope = scopeOf(context);
+	const eventIds = items.map((item) => item.json.event_id);
+	if (scope === undefined || items.length === 0) return items;
+	if (!eventIds.every((id): id is string => typeof id === 'string')) return items;
+	const handOver = ownHandOver(scope, eventIds);
+	if (!handOver) return itemsCarriedNowhere(context, scope, items);
+	handOver.taken = true;
+	return (await handOver.answered) ? items : [];
 }
 
+/** Hand-overs whose execution has not taken them yet. */
 export function heldExecutions(): number {
-	return gates.size;
+	let held = 0;
+	for (const handOver of handOvers) if (!handOver.taken) held++;
+	return held;
 }

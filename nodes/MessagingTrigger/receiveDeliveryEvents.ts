@@ -108,7 +108,12 @@ function startExecution(
 		return ok;
 	});
 	const items = events.map((event) => ({ json: outputItemOf(event) }));
-	if (save) holdExecution(context, events[0].event_id, started);
+	if (save)
+		holdExecution(
+			context,
+			events.map((event) => event.event_id),
+			started,
+		);
 	return { response: { webhookResponse: summary, workflowData: [items] }, started };
 }
 

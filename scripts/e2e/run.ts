@@ -18,7 +18,7 @@ import { checkInstalledPackage } from '../../test/e2e/installed-package.e2e';
 import { checkProviderBudgets } from '../../test/e2e/provider-budgets.e2e';
 import { checkSendAndWait } from '../../test/e2e/send-and-wait.e2e';
 import { checkTriggerBurst } from '../../test/e2e/trigger-burst.e2e';
-import { checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
+import { checkRecoveredBatch, checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
 import type { E2eContext } from '../../test/e2e/context';
 import { checkExamples, type Acknowledgement } from '../../test/e2e/examples.e2e';
 import type { LocalStack } from '../lib/local-stack';
@@ -129,7 +129,10 @@ function e2ePhases(context: E2eContext, runner: CheckRunner, stack: LocalStack):
 		{
 			name: 'trigger-restart',
 			title: 'Messaging Trigger retries after n8n restarts',
-			run: () => checkTriggerRestart(context, runner),
+			run: async () => {
+				await checkTriggerRestart(context, runner);
+				await checkRecoveredBatch(context, runner);
+			},
 		},
 	];
 }

@@ -6,7 +6,7 @@
 import { runInE2eEnvironment } from '../../test/e2e/environment';
 import { runCheckScript } from '../../test/e2e/harness';
 import { checkTriggerBurst, DEFAULT_BURST } from '../../test/e2e/trigger-burst.e2e';
-import { checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
+import { checkRecoveredBatch, checkTriggerRestart } from '../../test/e2e/trigger-restart.e2e';
 
 async function main(): Promise<number> {
 	const settings = {
@@ -17,6 +17,7 @@ async function main(): Promise<number> {
 	return await runInE2eEnvironment({ name: 'burst' }, async ({ context, runner }) => {
 		await checkTriggerBurst(context, runner, settings);
 		await checkTriggerRestart(context, runner);
+		await checkRecoveredBatch(context, runner);
 	});
 }
 

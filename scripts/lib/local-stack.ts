@@ -43,6 +43,8 @@ export interface RestartOptions {
 	signal?: 'SIGTERM' | 'SIGKILL';
 	/** Replaces the stack's n8n settings from this start on. */
 	n8nEnv?: NodeJS.ProcessEnv;
+	/** Runs once n8n has exited and before it starts again, e.g. to change its database as a crash would have left it. */
+	whileStopped?: () => Promise<void>;
 }
 
 /** The sandbox (unless a real provider is given) and an n8n with the packed package, examples imported and active. */
@@ -123,6 +125,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 		);
 		const restartN8n = async (restart: RestartOptions = {}) => {
 			await n8n?.stop(restart.signal);
+			await restart.whileStopped?.();
 			n8nEnv = restart.n8nEnv ?? n8nEnv;
 			n8n = await startN8nServer(n8nConfig, n8nEnv);
 			stack.n8n = n8n;

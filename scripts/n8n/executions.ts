@@ -22,14 +22,23 @@ export interface StoredExecution extends ExecutionSummary {
 }
 
 /**
- * n8n stores execution data in `flatted` form; the n8n under test ships the parser it uses itself. Loaded on first
+ * n8n stores execution data in `flatted` form; the n8n under test ships the library it uses itself. Loaded on first
  * use, not at import: a run on a fresh machine imports this before it installs n8n.
  */
-function parseFlatted(text: string): unknown {
+function flattedOfN8n(): { parse(text: string): unknown; stringify(value: unknown): string } {
 	const requireFromN8n = createRequire(
 		path.join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'package.json'),
 	);
-	return (requireFromN8n('flatted') as { parse(text: string): unknown }).parse(text);
+	return requireFromN8n('flatted') as ReturnType<typeof flattedOfN8n>;
+}
+
+function parseFlatted(text: string): unknown {
+	return flattedOfN8n().parse(text);
+}
+
+/** Execution data as n8n writes it into `execution_data.data`. */
+export function stringifyFlatted(value: unknown): string {
+	return flattedOfN8n().stringify(value);
 }
 
 export async function listExecutions(

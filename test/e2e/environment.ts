@@ -64,7 +64,8 @@ function contextOf(
 			'n8n-nodes-messaging',
 		),
 		screenshotsDir: options.screenshotsDir ?? path.dirname(userFolder),
-		restartN8n: () => stack.restartN8n(),
+		databaseFile: path.join(userFolder, '.n8n', 'database.sqlite'),
+		restartN8n: (restart) => stack.restartN8n(restart),
 	};
 	return context;
 }

@@ -4,9 +4,11 @@ import {
 	heldExecutions,
 	holdExecution,
 	itemsOnceAnswered,
+	MAX_CARRIED_EVENTS,
 	MAX_GATES,
 	type GateContext,
 } from '../../../nodes/MessagingTrigger/executionGate';
+import { eventIdMemoryOf } from '../../../nodes/MessagingTrigger/deduplication';
 import { deliveryEvent, postDelivery } from './support/signedDelivery';
 import { startTriggerHarness, type TriggerHarness } from './support/triggerHarness';
 
@@ -33,7 +35,7 @@ function deferred(): { promise: Promise<boolean>; resolve: (ok: boolean) => void
 describe('the execution gate', () => {
 	it('passes an execution’s items on only once their delivery was answered 2xx', async () => {
 		const answered = deferred();
-		holdExecution(contextOf('webhook'), 'evt_a', answered.promise);
+		holdExecution(contextOf('webhook'), ['evt_a', 'evt_b'], answered.promise);
 		let passed: INodeExecutionData[] | undefined;
 		const gate = itemsOnceAnswered(contextOf('webhook'), itemsOf('evt_a', 'evt_b')).then(
 			(items) => (passed = items),
@@ -48,15 +50,15 @@ describe('the execution gate', () => {
 	});
 
 	it('passes none when n8n answered the delivery with an error: its retries carry the events', async () => {
-		holdExecution(contextOf('webhook'), 'evt_c', Promise.resolve(false));
+		holdExecution(contextOf('webhook'), ['evt_c'], Promise.resolve(false));
 		expect(await itemsOnceAnswered(contextOf('webhook'), itemsOf('evt_c'))).toEqual([]);
 	});
 
-	it('passes items on at once where nothing holds them: another process, another trigger, a test event', async () => {
+	it('passes items on at once where nothing holds them: another process, another trigger, a test event, a Retry', async () => {
 		const never = new Promise<boolean>(() => undefined);
 		const before = heldExecutions();
-		holdExecution(contextOf('webhook', 'wf-1', 'node-1'), 'evt_d', never);
-		holdExecution(contextOf('manual'), 'evt_e', never);
+		holdExecution(contextOf('webhook', 'wf-1', 'node-1'), ['evt_d'], never);
+		holdExecution(contextOf('manual'), ['evt_e'], never);
 
 		expect(await itemsOnceAnswered(contextOf('webhook'), itemsOf('evt_x'))).toEqual(
 			itemsOf('evt_x'),
@@ -67,20 +69,106 @@ describe('the execution gate', () => {
 		expect(await itemsOnceAnswered(contextOf('manual'), itemsOf('evt_e'))).toEqual(
 			itemsOf('evt_e'),
 		);
-		// Only the production gate was held, and nothing above took it.
+		expect(await itemsOnceAnswered(contextOf('retry'), itemsOf('evt_d'))).toEqual(itemsOf('evt_d'));
+		// Only the production hand-over was held, and nothing above took it.
 		expect(heldExecutions()).toBe(before + 1);
 	});
 
-	it('forgets the oldest gates no execution took, past its cap', async () => {
+	it('forgets the oldest answered hand-overs no execution took, whole, past its caps; never one n8n has not answered', async () => {
 		const context = contextOf('webhook', 'wf-cap');
-		// Refused deliveries: a gate still held passes nothing, a forgotten one passes its items.
-		for (let index = 0; index < MAX_GATES + 5; index++)
-			holdExecution(context, `evt_cap_${index}`, Promise.resolve(false));
+		const unanswered = deferred();
+		holdExecution(context, ['evt_cap_unanswered'], unanswered.promise);
+		// Refused deliveries: a hand-over still held passes nothing, a forgotten one passes its items.
+		const count = MAX_GATES + 5;
+		for (let index = 0; index < count; index++) {
+			holdExecution(context, [`evt_cap_${index}`], Promise.resolve(false));
+			await Promise.resolve();
+		}
 		expect(heldExecutions()).toBe(MAX_GATES);
 
-		expect(await itemsOnceAnswered(context, itemsOf('evt_cap_4'))).toEqual(itemsOf('evt_cap_4'));
-		expect(await itemsOnceAnswered(context, itemsOf('evt_cap_5'))).toEqual([]);
+		expect(await itemsOnceAnswered(context, itemsOf('evt_cap_0'))).toEqual(itemsOf('evt_cap_0'));
+		expect(await itemsOnceAnswered(context, itemsOf(`evt_cap_${count - 1}`))).toEqual([]);
+
+		const batch = (index: number) =>
+			Array.from({ length: 100 }, (_, item) => `evt_big_${index}_${item}`);
+		// With the unanswered one, the 200th batch goes one event past the cap.
+		for (let index = 0; index < MAX_CARRIED_EVENTS / 100; index++) {
+			holdExecution(context, batch(index), Promise.resolve(false));
+			await Promise.resolve();
+		}
+		const oldest = await itemsOnceAnswered(context, itemsOf(...batch(0)));
+		const next = await itemsOnceAnswered(context, itemsOf(...batch(1)));
+		expect([oldest.length, next.length]).toEqual([100, 0]);
+
+		const waiting = itemsOnceAnswered(context, itemsOf('evt_cap_unanswered'));
+		unanswered.resolve(false);
+		expect(await waiting).toEqual([]);
 	});
+});
+
+/**
+ * n8n 2.x stores an execution as new before it starts it; stopped in between, it answers the delivery with an error
+ * (so the sender retries the events) and, started again in regular mode, runs the execution it stored.
+ */
+describe('an execution n8n stored but never started, run when n8n starts again', () => {
+	let workflow = 0;
+	function freshTrigger(): GateContext {
+		return contextOf('webhook', `wf-recovered-${++workflow}`);
+	}
+
+	it('run before the retries: passes every event on, and a retry of one is then a duplicate', async () => {
+		const context = freshTrigger();
+		expect(await itemsOnceAnswered(context, itemsOf('evt_r1', 'evt_r2'))).toEqual(
+			itemsOf('evt_r1', 'evt_r2'),
+		);
+		const memory = eventIdMemoryOf(context.getWorkflow().id!, context.getNode().id);
+		expect([memory.claim('evt_r1'), memory.claim('evt_r2'), memory.claim('evt_r3')]).toEqual([
+			false,
+			false,
+			true,
+		]);
+	});
+
+	it('run after a retry carried some of its events: passes on only the others, and the retry runs its own', async () => {
+		const context = freshTrigger();
+		const answered = deferred();
+		holdExecution(context, ['evt_s1', 'evt_s2', 'evt_s4'], answered.promise);
+
+		expect(await itemsOnceAnswered(context, itemsOf('evt_s1', 'evt_s2', 'evt_s3'))).toEqual(
+			itemsOf('evt_s3'),
+		);
+		answered.resolve(true);
+		expect(await itemsOnceAnswered(context, itemsOf('evt_s1', 'evt_s2', 'evt_s4'))).toEqual(
+			itemsOf('evt_s1', 'evt_s2', 'evt_s4'),
+		);
+	});
+
+	it('run while a retry’s batch is still collecting (claimed, not handed over): leaves that event to the retry', async () => {
+		const context = freshTrigger();
+		const memory = eventIdMemoryOf(context.getWorkflow().id!, context.getNode().id);
+		// What a delivery does before its batch is handed over (triage, then claimsAwaitingConfirmation).
+		memory.claim('evt_u1');
+		memory.awaitConfirmation(['evt_u1'], deferred().promise);
+
+		expect(await itemsOnceAnswered(context, itemsOf('evt_u1', 'evt_u2'))).toEqual(
+			itemsOf('evt_u2'),
+		);
+	});
+
+	it.each([
+		['answered 2xx', true, 2, 0],
+		['refused', false, 0, 0],
+	])(
+		'a retry carrying exactly its events, %s: the first execution to run takes the retry’s hand-over, the second passes none',
+		async (_label, ok, first, second) => {
+			const context = freshTrigger();
+			holdExecution(context, ['evt_t1', 'evt_t2'], Promise.resolve(ok));
+
+			const recovered = await itemsOnceAnswered(context, itemsOf('evt_t1', 'evt_t2'));
+			const retried = await itemsOnceAnswered(context, itemsOf('evt_t1', 'evt_t2'));
+			expect([recovered.length, retried.length]).toEqual([first, second]);
+		},
+	);
 });
 
 describe('the execution gate in n8n-core’s WorkflowExecute, over real HTTP', () => {
