@@ -19,7 +19,7 @@ export interface GateContext {
  * An execution no hand-over of this process made is one a queue-mode worker runs, or one n8n stored but never
  * started before it stopped, which n8n 2.x runs when it starts again (regular mode, "enqueued execution recovery")
  * even though it had refused the delivery. Such an execution passes on only the events no delivery to this process
- * carries: the sender's retries run the others.
+ * carries or has claimed: the sender's retries run the others.
  */
 interface HandOver {
 	scope: string;
