@@ -99,13 +99,15 @@ function itemsCarriedNowhere(
 	context: GateContext,
 	scope: string,
 	items: INodeExecutionData[],
+	eventIds: readonly string[],
 ): INodeExecutionData[] {
 	const memory = eventIdMemoryOf(workflowIdOf(context), context.getNode().id);
-	const free = items.filter((item) => {
-		const id = String(item.json.event_id);
-		return !carriers.has(scope + id) && memory.confirmationOf(id) === undefined;
+	const free: INodeExecutionData[] = [];
+	eventIds.forEach((id, index) => {
+		if (carriers.has(scope + id) || memory.confirmationOf(id) !== undefined) return;
+		memory.claim(id);
+		free.push(items[index]);
 	});
-	for (const item of free) memory.claim(String(item.json.event_id));
 	return free;
 }
 
@@ -119,7 +121,7 @@ export async function itemsOnceAnswered(
 	if (scope === undefined || items.length === 0) return items;
 	if (!eventIds.every((id): id is string => typeof id === 'string')) return items;
 	const handOver = ownHandOver(scope, eventIds);
-	if (!handOver) return itemsCarriedNowhere(context, scope, items);
+	if (!handOver) return itemsCarriedNowhere(context, scope, items, eventIds);
 	handOver.taken = true;
 	return (await handOver.answered) ? items : [];
 }

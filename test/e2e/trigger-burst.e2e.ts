@@ -116,7 +116,7 @@ async function post(url: string, event: { event_id: string }) {
 const RETRIES_AFTER_503 = 10;
 
 /** One delivery, sent again after a 503's Retry-After as a provider would: the final status, and how often it was refused. */
-async function deliver(url: string, event: { event_id: string }) {
+export async function deliver(url: string, event: { event_id: string }) {
 	let refusals = 0;
 	for (;;) {
 		const { status, retryAfter } = await post(url, event);
