@@ -13,6 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { testSigningSecret } from './credentialTest';
+import { nodeProcessedValues } from '../shared/processedValues';
 import { itemsOnceAnswered } from './executionGate';
 import { triggerProperties } from './description';
 import { receiveDeliveryEvents } from './receiveDeliveryEvents';
@@ -86,6 +87,6 @@ export class MessagingTrigger implements INodeType {
 
 	/** n8n runs this as the execution's first step, with the events webhook() handed it. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [await itemsOnceAnswered(this, this.getInputData())];
+		return [await itemsOnceAnswered(this, this.getInputData(), nodeProcessedValues(this))];
 	}
 }

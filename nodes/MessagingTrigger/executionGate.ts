@@ -1,5 +1,6 @@
-import type { INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
+import { sleep, type INodeExecutionData, type WorkflowExecuteMode } from 'n8n-workflow';
 
+import type { ProcessedValues } from '../shared/processedValues';
 import { eventIdMemoryOf } from './deduplication';
 
 /** What the gate reads of a webhook or execute context: both name the workflow, the node and the mode alike. */
@@ -7,6 +8,11 @@ export interface GateContext {
 	getWorkflow(): { id?: string };
 	getNode(): { id: string };
 	getMode(): WorkflowExecuteMode;
+}
+
+/** What the execution's step reads besides: its logger, for a store that failed. */
+export interface ExecutionGateContext extends GateContext {
+	logger: { warn(message: string, meta?: object): void };
 }
 
 /**
@@ -91,37 +97,119 @@ function ownHandOver(scope: string, eventIds: readonly string[]): HandOver | und
 }
 
 /**
- * An execution of no hand-over here: the events no delivery here carries or is about to hand over (claimed, not yet
- * answered), claimed so that their retries, should they come here, are duplicates (a worker's claims are never
- * read: deliveries do not reach it).
+ * Event ids such executions record in n8n's store per trigger: a killed webhook process's events come back with the
+ * sender's retries, seconds to minutes later, and a campaign's events arrive at a few hundred a second. A bigger
+ * row costs every worker execution more: each check rewrites it whole.
  */
-function itemsCarriedNowhere(
-	context: GateContext,
+export const RECORDED_EVENT_IDS = 10_000;
+
+/** The check of each trigger that runs now in this process, keyed by scope. */
+const checks = new Map<string, Promise<unknown>>();
+
+/** One check at a time per trigger in this process: two at once would each write the row without the other's ids. */
+async function inTurn<T>(scope: string, check: () => Promise<T>): Promise<T> {
+	const mine = (checks.get(scope) ?? Promise.resolve()).then(check);
+	const done = mine.catch(() => undefined);
+	checks.set(scope, done);
+	void done.then(() => checks.get(scope) === done && checks.delete(scope));
+	return await mine;
+}
+
+/**
+ * n8n's store writes its row back whole, so a worker in another process that read the row before this check wrote
+ * it drops these ids when its own write lands, tens of milliseconds later. So they are checked again after that, and
+ * any dropped recorded again, a few times at most: the store offers nothing atomic to settle it for good.
+ */
+export const RECHECK_AFTER_MS = 200;
+const RECHECKS = 3;
+
+async function keepRecorded(scope: string, eventIds: string[], store: ProcessedValues) {
+	let unconfirmed = eventIds;
+	for (let round = 0; round < RECHECKS && unconfirmed.length > 0; round++) {
+		await sleep(RECHECK_AFTER_MS);
+		const check = unconfirmed;
+		const held = await inTurn(
+			scope,
+			async () => await store.checkAndRecord(check, RECORDED_EVENT_IDS),
+		);
+		unconfirmed = check.filter((id) => !held.has(id));
+	}
+}
+
+/**
+ * Records `eventIds` in n8n's store and answers those recorded before. A store that fails records nothing here and
+ * every event passes: at worst a duplicate, never an event the sender was told had arrived and that never ran.
+ */
+async function recordedBefore(
+	context: ExecutionGateContext,
+	scope: string,
+	eventIds: string[],
+	store: ProcessedValues,
+): Promise<Set<string>> {
+	if (eventIds.length === 0) return new Set();
+	const warn = (error: unknown) =>
+		context.logger.warn(
+			'Messaging Trigger could not check its events in n8n’s deduplication store',
+			{
+				error: (error as Error).message,
+			},
+		);
+	let before: Set<string>;
+	try {
+		before = await inTurn(
+			scope,
+			async () => await store.checkAndRecord(eventIds, RECORDED_EVENT_IDS),
+		);
+	} catch (error) {
+		warn(error);
+		return new Set();
+	}
+	await keepRecorded(
+		scope,
+		eventIds.filter((id) => !before.has(id)),
+		store,
+	).catch(warn);
+	return before;
+}
+
+/**
+ * An execution of no hand-over here: the events no delivery here carries or is about to hand over (claimed, not yet
+ * answered) and no execution recorded first, claimed so that their retries, should they come here, are duplicates.
+ */
+async function itemsCarriedNowhere(
+	context: ExecutionGateContext,
 	scope: string,
 	items: INodeExecutionData[],
 	eventIds: readonly string[],
-): INodeExecutionData[] {
+	store: ProcessedValues,
+): Promise<INodeExecutionData[]> {
 	const memory = eventIdMemoryOf(workflowIdOf(context), context.getNode().id);
-	const free: INodeExecutionData[] = [];
-	eventIds.forEach((id, index) => {
-		if (carriers.has(scope + id) || memory.confirmationOf(id) !== undefined) return;
+	const free = eventIds.flatMap((id, index) => {
+		if (carriers.has(scope + id) || memory.confirmationOf(id) !== undefined) return [];
 		memory.claim(id);
-		free.push(items[index]);
+		return [index];
 	});
-	return free;
+	const recorded = await recordedBefore(
+		context,
+		scope,
+		free.map((index) => eventIds[index]),
+		store,
+	);
+	return free.filter((index) => !recorded.has(eventIds[index])).map((index) => items[index]);
 }
 
 /** The trigger's items once their delivery was answered: all of them after a 2xx, none after a refusal. */
 export async function itemsOnceAnswered(
-	context: GateContext,
+	context: ExecutionGateContext,
 	items: INodeExecutionData[],
+	store: ProcessedValues,
 ): Promise<INodeExecutionData[]> {
 	const scope = scopeOf(context);
 	const eventIds = items.map((item) => item.json.event_id);
 	if (scope === undefined || items.length === 0) return items;
 	if (!eventIds.every((id): id is string => typeof id === 'string')) return items;
 	const handOver = ownHandOver(scope, eventIds);
-	if (!handOver) return itemsCarriedNowhere(context, scope, items, eventIds);
+	if (!handOver) return await itemsCarriedNowhere(context, scope, items, eventIds, store);
 	handOver.taken = true;
 	return (await handOver.answered) ? items : [];
 }

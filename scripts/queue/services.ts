@@ -195,3 +195,14 @@ export async function startQueueServices(
 		},
 	};
 }
+
+/** Runs one SQL statement on the stack's database as its owner; answers psql's unaligned output. */
+export async function runSql(
+	postgres: QueueServices['postgres'],
+	statement: string,
+): Promise<string> {
+	const { host, port, user, database } = postgres;
+	const args = ['-h', host, '-p', String(port), '-U', user, '-d', database, '-At', '-c', statement];
+	const result = await runCommandOrThrow('psql', args);
+	return result.stdout.trim();
+}

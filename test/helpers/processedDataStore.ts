@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataDeduplicationService } from 'n8n-core';
 import type {
+	INode,
 	DeduplicationItemTypes,
 	DeduplicationScope,
 	ICheckProcessedContextData,
@@ -9,6 +10,8 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
+import type { ProcessedValues } from '../../nodes/shared/processedValues';
+
 /**
  * n8n's database store for deduplication (packages/cli DeduplicationHelper, 'entries' mode) in memory: one row per
  * workflow and scope holding md5 hashes, a check records what it did not hold, the oldest go past maxEntries.
@@ -16,6 +19,9 @@ import type {
  */
 export class InMemoryProcessedData implements IDataDeduplicator {
 	readonly rows = new Map<string, string[]>();
+
+	/** `readThenWrite`: a check reads the row, yields, then writes it back, as n8n's findOne then update do. */
+	constructor(private readonly options: { readThenWrite?: boolean } = {}) {}
 
 	readonly calls: Array<{ kind: 'check' | 'remove'; values: number; rowAfter: number }> = [];
 
@@ -37,6 +43,7 @@ export class InMemoryProcessedData implements IDataDeduplicator {
 	): Promise<IDeduplicationOutput> {
 		const key = this.rowKey(scope, context);
 		const row = [...(this.rows.get(key) ?? [])];
+		if (this.options.readThenWrite) await new Promise((resolve) => setImmediate(resolve));
 		const held = new Set(row);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -93,4 +100,25 @@ export function processedDataStore(): InMemoryProcessedData {
 		void DataDeduplicationService.init(installed);
 	}
 	return installed;
+}
+
+/** One node's view of the store (nodes/shared/processedValues over n8n's helpers), for one workflow and node. */
+export function processedValuesOf(
+	store: IDataDeduplicator,
+	workflowId = 'wf',
+	nodeId = 'node',
+): ProcessedValues {
+	const context = { workflow: { id: workflowId, active: true }, node: { id: nodeId } as INode };
+	return {
+		async checkAndRecord(values, maxEntries) {
+			const result = await store.checkProcessedAndRecord(values, 'node', context, {
+				mode: 'entries',
+				maxEntries,
+			});
+			return new Set(result.processed.map(String));
+		},
+		async remove(values, maxEntries) {
+			await store.removeProcessed(values, 'node', context, { mode: 'entries', maxEntries });
+		},
+	};
 }

@@ -6,20 +6,58 @@ import {
 	itemsOnceAnswered,
 	MAX_CARRIED_EVENTS,
 	MAX_GATES,
-	type GateContext,
+	type ExecutionGateContext,
 } from '../../../nodes/MessagingTrigger/executionGate';
 import { eventIdMemoryOf } from '../../../nodes/MessagingTrigger/deduplication';
+import type { ProcessedValues } from '../../../nodes/shared/processedValues';
+import { InMemoryProcessedData, processedValuesOf } from '../../helpers/processedDataStore';
 import { deliveryEvent, postDelivery } from './support/signedDelivery';
 import { startTriggerHarness, type TriggerHarness } from './support/triggerHarness';
 
 const SECRET = 'whsec_execution_gate_41c7';
 
-function contextOf(mode: WorkflowExecuteMode, workflowId = 'wf-1', nodeId = 'node-1'): GateContext {
+function contextOf(
+	mode: WorkflowExecuteMode,
+	workflowId = 'wf-1',
+	nodeId = 'node-1',
+): ExecutionGateContext {
 	return {
 		getWorkflow: () => ({ id: workflowId }),
 		getNode: () => ({ id: nodeId }),
 		getMode: () => mode,
+		logger: { warn: jest.fn() },
 	};
+}
+
+/** n8n's deduplication store, one per test: no test reads another's records. */
+let store: ProcessedValues;
+beforeEach(() => {
+	store = processedValuesOf(new InMemoryProcessedData());
+});
+
+let triggers = 0;
+/** A trigger of its own: no test finds another's hand-overs or claims. */
+function triggerNamed(prefix: string): ExecutionGateContext {
+	return contextOf('webhook', `${prefix}-${++triggers}`);
+}
+
+/** The gate as another worker process loads it: its own memory, only n8n's store shared. */
+function otherWorkerGate(): typeof import('../../../nodes/MessagingTrigger/executionGate') {
+	let gate: typeof import('../../../nodes/MessagingTrigger/executionGate') | undefined;
+	jest.isolateModules(() => {
+		gate = jest.requireActual<typeof import('../../../nodes/MessagingTrigger/executionGate')>(
+			'../../../nodes/MessagingTrigger/executionGate',
+		);
+	});
+	return gate!;
+}
+
+/** The execution's first step, as the node runs it. */
+async function firstStep(
+	context: ExecutionGateContext,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await itemsOnceAnswered(context, items, store);
 }
 
 function itemsOf(...ids: string[]): INodeExecutionData[] {
@@ -37,7 +75,7 @@ describe('the execution gate', () => {
 		const answered = deferred();
 		holdExecution(contextOf('webhook'), ['evt_a', 'evt_b'], answered.promise);
 		let passed: INodeExecutionData[] | undefined;
-		const gate = itemsOnceAnswered(contextOf('webhook'), itemsOf('evt_a', 'evt_b')).then(
+		const gate = firstStep(contextOf('webhook'), itemsOf('evt_a', 'evt_b')).then(
 			(items) => (passed = items),
 		);
 		await new Promise((resolve) => setImmediate(resolve));
@@ -51,7 +89,7 @@ describe('the execution gate', () => {
 
 	it('passes none when n8n answered the delivery with an error: its retries carry the events', async () => {
 		holdExecution(contextOf('webhook'), ['evt_c'], Promise.resolve(false));
-		expect(await itemsOnceAnswered(contextOf('webhook'), itemsOf('evt_c'))).toEqual([]);
+		expect(await firstStep(contextOf('webhook'), itemsOf('evt_c'))).toEqual([]);
 	});
 
 	it('passes items on at once where nothing holds them: another process, another trigger, a test event, a Retry', async () => {
@@ -60,16 +98,12 @@ describe('the execution gate', () => {
 		holdExecution(contextOf('webhook', 'wf-1', 'node-1'), ['evt_d'], never);
 		holdExecution(contextOf('manual'), ['evt_e'], never);
 
-		expect(await itemsOnceAnswered(contextOf('webhook'), itemsOf('evt_x'))).toEqual(
-			itemsOf('evt_x'),
+		expect(await firstStep(contextOf('webhook'), itemsOf('evt_x'))).toEqual(itemsOf('evt_x'));
+		expect(await firstStep(contextOf('webhook', 'wf-1', 'node-2'), itemsOf('evt_d'))).toEqual(
+			itemsOf('evt_d'),
 		);
-		expect(
-			await itemsOnceAnswered(contextOf('webhook', 'wf-1', 'node-2'), itemsOf('evt_d')),
-		).toEqual(itemsOf('evt_d'));
-		expect(await itemsOnceAnswered(contextOf('manual'), itemsOf('evt_e'))).toEqual(
-			itemsOf('evt_e'),
-		);
-		expect(await itemsOnceAnswered(contextOf('retry'), itemsOf('evt_d'))).toEqual(itemsOf('evt_d'));
+		expect(await firstStep(contextOf('manual'), itemsOf('evt_e'))).toEqual(itemsOf('evt_e'));
+		expect(await firstStep(contextOf('retry'), itemsOf('evt_d'))).toEqual(itemsOf('evt_d'));
 		// Only the production hand-over was held, and nothing above took it.
 		expect(heldExecutions()).toBe(before + 1);
 	});
@@ -86,8 +120,8 @@ describe('the execution gate', () => {
 		}
 		expect(heldExecutions()).toBe(MAX_GATES);
 
-		expect(await itemsOnceAnswered(context, itemsOf('evt_cap_0'))).toEqual(itemsOf('evt_cap_0'));
-		expect(await itemsOnceAnswered(context, itemsOf(`evt_cap_${count - 1}`))).toEqual([]);
+		expect(await firstStep(context, itemsOf('evt_cap_0'))).toEqual(itemsOf('evt_cap_0'));
+		expect(await firstStep(context, itemsOf(`evt_cap_${count - 1}`))).toEqual([]);
 
 		const batch = (index: number) =>
 			Array.from({ length: 100 }, (_, item) => `evt_big_${index}_${item}`);
@@ -96,11 +130,11 @@ describe('the execution gate', () => {
 			holdExecution(context, batch(index), Promise.resolve(false));
 			await Promise.resolve();
 		}
-		const oldest = await itemsOnceAnswered(context, itemsOf(...batch(0)));
-		const next = await itemsOnceAnswered(context, itemsOf(...batch(1)));
+		const oldest = await firstStep(context, itemsOf(...batch(0)));
+		const next = await firstStep(context, itemsOf(...batch(1)));
 		expect([oldest.length, next.length]).toEqual([100, 0]);
 
-		const waiting = itemsOnceAnswered(context, itemsOf('evt_cap_unanswered'));
+		const waiting = firstStep(context, itemsOf('evt_cap_unanswered'));
 		unanswered.resolve(false);
 		expect(await waiting).toEqual([]);
 	});
@@ -111,14 +145,11 @@ describe('the execution gate', () => {
  * (so the sender retries the events) and, started again in regular mode, runs the execution it stored.
  */
 describe('an execution n8n stored but never started, run when n8n starts again', () => {
-	let workflow = 0;
-	function freshTrigger(): GateContext {
-		return contextOf('webhook', `wf-recovered-${++workflow}`);
-	}
+	const freshTrigger = () => triggerNamed('wf-recovered');
 
 	it('run before the retries: passes every event on, and a retry of one is then a duplicate', async () => {
 		const context = freshTrigger();
-		expect(await itemsOnceAnswered(context, itemsOf('evt_r1', 'evt_r2'))).toEqual(
+		expect(await firstStep(context, itemsOf('evt_r1', 'evt_r2'))).toEqual(
 			itemsOf('evt_r1', 'evt_r2'),
 		);
 		const memory = eventIdMemoryOf(context.getWorkflow().id!, context.getNode().id);
@@ -134,11 +165,11 @@ describe('an execution n8n stored but never started, run when n8n starts again',
 		const answered = deferred();
 		holdExecution(context, ['evt_s1', 'evt_s2', 'evt_s4'], answered.promise);
 
-		expect(await itemsOnceAnswered(context, itemsOf('evt_s1', 'evt_s2', 'evt_s3'))).toEqual(
+		expect(await firstStep(context, itemsOf('evt_s1', 'evt_s2', 'evt_s3'))).toEqual(
 			itemsOf('evt_s3'),
 		);
 		answered.resolve(true);
-		expect(await itemsOnceAnswered(context, itemsOf('evt_s1', 'evt_s2', 'evt_s4'))).toEqual(
+		expect(await firstStep(context, itemsOf('evt_s1', 'evt_s2', 'evt_s4'))).toEqual(
 			itemsOf('evt_s1', 'evt_s2', 'evt_s4'),
 		);
 	});
@@ -150,9 +181,7 @@ describe('an execution n8n stored but never started, run when n8n starts again',
 		memory.claim('evt_u1');
 		memory.awaitConfirmation(['evt_u1'], deferred().promise);
 
-		expect(await itemsOnceAnswered(context, itemsOf('evt_u1', 'evt_u2'))).toEqual(
-			itemsOf('evt_u2'),
-		);
+		expect(await firstStep(context, itemsOf('evt_u1', 'evt_u2'))).toEqual(itemsOf('evt_u2'));
 	});
 
 	it.each([
@@ -164,11 +193,86 @@ describe('an execution n8n stored but never started, run when n8n starts again',
 			const context = freshTrigger();
 			holdExecution(context, ['evt_t1', 'evt_t2'], Promise.resolve(ok));
 
-			const recovered = await itemsOnceAnswered(context, itemsOf('evt_t1', 'evt_t2'));
-			const retried = await itemsOnceAnswered(context, itemsOf('evt_t1', 'evt_t2'));
+			const recovered = await firstStep(context, itemsOf('evt_t1', 'evt_t2'));
+			const retried = await firstStep(context, itemsOf('evt_t1', 'evt_t2'));
 			expect([recovered.length, retried.length]).toEqual([first, second]);
 		},
 	);
+});
+
+/**
+ * In queue mode a worker runs every execution, and no hand-over is in its process. A webhook process killed after it
+ * queued an execution and before its save leaves the sender's retries nothing to find: another webhook process
+ * starts a second execution of the same events, and a worker runs both.
+ */
+describe('an execution a queue-mode worker runs (no hand-over in its process)', () => {
+	const freshTrigger = () => triggerNamed('wf-worker');
+
+	it('passes on only the events no execution recorded first in n8n’s store', async () => {
+		const context = freshTrigger();
+		expect(await firstStep(context, itemsOf('evt_w1', 'evt_w2'))).toEqual(
+			itemsOf('evt_w1', 'evt_w2'),
+		);
+		expect(await firstStep(context, itemsOf('evt_w1', 'evt_w2', 'evt_w3'))).toEqual(
+			itemsOf('evt_w3'),
+		);
+	});
+
+	it('another worker process, sharing only the store, passes none of the events a first one ran', async () => {
+		const context = freshTrigger();
+		expect(await firstStep(context, itemsOf('evt_x1', 'evt_x2'))).toHaveLength(2);
+		const otherWorker = otherWorkerGate();
+		expect(
+			await otherWorker.itemsOnceAnswered(context, itemsOf('evt_x2', 'evt_x1', 'evt_x3'), store),
+		).toEqual(itemsOf('evt_x3'));
+	});
+
+	it('two executions of the same events at once in one worker: each event runs in one of them', async () => {
+		// n8n's store reads the row, then writes it back whole: two checks at once would both find it empty.
+		store = processedValuesOf(new InMemoryProcessedData({ readThenWrite: true }));
+		const context = freshTrigger();
+		const ids = Array.from({ length: 20 }, (_, index) => `evt_y${index}`);
+		const runs = await Promise.all([
+			firstStep(context, itemsOf(...ids)),
+			firstStep(contextOf('webhook', context.getWorkflow().id), itemsOf(...ids.slice(5))),
+		]);
+		const passed = runs.flat().map((item) => item.json.event_id);
+		expect(passed.sort()).toEqual([...ids].sort());
+	});
+
+	it('ids another worker’s write dropped from the store are recorded again: a later copy of the events passes none', async () => {
+		const rows = new InMemoryProcessedData();
+		const inner = processedValuesOf(rows);
+		let overwrites = 1;
+		store = {
+			async checkAndRecord(values, maxEntries) {
+				const held = await inner.checkAndRecord(values, maxEntries);
+				// Another process read the row before this write and writes it back without these ids.
+				if (overwrites-- > 0) rows.rows.clear();
+				return held;
+			},
+			remove: inner.remove,
+		};
+		const context = freshTrigger();
+		expect(await firstStep(context, itemsOf('evt_v1', 'evt_v2'))).toHaveLength(2);
+		const otherWorker = otherWorkerGate();
+		expect(
+			await otherWorker.itemsOnceAnswered(context, itemsOf('evt_v1', 'evt_v2'), store),
+		).toEqual([]);
+	});
+
+	it('a store that fails passes every event on (at worst a duplicate, never a loss) and says so', async () => {
+		store = {
+			checkAndRecord: async () => await Promise.reject(new Error('database is locked')),
+			remove: async () => undefined,
+		};
+		const context = freshTrigger();
+		expect(await firstStep(context, itemsOf('evt_z1'))).toEqual(itemsOf('evt_z1'));
+		expect(context.logger.warn).toHaveBeenCalledWith(
+			expect.stringContaining('deduplication store'),
+			{ error: 'database is locked' },
+		);
+	});
 });
 
 describe('the execution gate in n8n-core’s WorkflowExecute, over real HTTP', () => {

@@ -7,7 +7,8 @@ import { asNodeError, errorItem, runsAsAgentTool } from '../itemErrors';
 import type { IndexedSend } from '../sendPrepared';
 import type { OperationModule } from '../types';
 import { automaticIdempotencyKey, messageIdentity, numberOccurrences } from './messageIdentity';
-import { nodeProcessedValues, SendOnceRecord } from './sendOnceRecord';
+import { nodeProcessedValues } from '../../../shared/processedValues';
+import { SendOnceRecord } from './sendOnceRecord';
 
 const HOUR_MS = 3_600_000;
 

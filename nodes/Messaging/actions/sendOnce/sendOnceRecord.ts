@@ -1,29 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { ProcessedValues } from '../../../shared/processedValues';
 
-/**
- * n8n's deduplication store (the one Remove Duplicates uses), as this node uses it. It has no read-only look-up:
- * a check records every value it did not hold. And it keeps no time, only the latest `maxEntries` values.
- */
-export interface ProcessedValues {
-	checkAndRecord(values: string[], maxEntries: number): Promise<Set<string>>;
-	remove(values: string[], maxEntries: number): Promise<void>;
-}
-
-export function nodeProcessedValues(context: IExecuteFunctions): ProcessedValues {
-	const { helpers } = context;
-	return {
-		async checkAndRecord(values, maxEntries) {
-			const result = await helpers.checkProcessedAndRecord(values, 'node', {
-				mode: 'entries',
-				maxEntries,
-			});
-			return new Set(result.processed.map(String));
-		},
-		async remove(values, maxEntries) {
-			await helpers.removeProcessed(values, 'node', { mode: 'entries', maxEntries });
-		},
-	};
-}
+export type { ProcessedValues } from '../../../shared/processedValues';
 
 /** Enough for the two values per message of a 30,000-message campaign; a bigger run raises it for itself. */
 const MIN_ENTRIES = 60_000;

@@ -1,10 +1,5 @@
-import type { INode } from 'n8n-workflow';
-
-import {
-	SendOnceRecord,
-	type ProcessedValues,
-} from '../../../../../nodes/Messaging/actions/sendOnce/sendOnceRecord';
-import { InMemoryProcessedData } from '../../../../helpers/processedDataStore';
+import { SendOnceRecord } from '../../../../../nodes/Messaging/actions/sendOnce/sendOnceRecord';
+import { InMemoryProcessedData, processedValuesOf } from '../../../../helpers/processedDataStore';
 
 const HOUR = 3_600_000;
 
@@ -26,29 +21,12 @@ async function acknowledgeEach(
 	}
 }
 
-/** The node's view of n8n's store, over the store's own semantics, for one workflow and node. */
-function valuesOf(store: InMemoryProcessedData): ProcessedValues {
-	const context = { workflow: { id: 'wf', active: true }, node: { id: 'node' } as INode };
-	return {
-		async checkAndRecord(values, maxEntries) {
-			const result = await store.checkProcessedAndRecord(values, 'node', context, {
-				mode: 'entries',
-				maxEntries,
-			});
-			return new Set(result.processed.map(String));
-		},
-		async remove(values, maxEntries) {
-			await store.removeProcessed(values, 'node', context, { mode: 'entries', maxEntries });
-		},
-	};
-}
-
 function setUp(start = Date.UTC(2026, 10, 26, 9)) {
 	const store = new InMemoryProcessedData();
 	let now = start;
 	const clock = { now: () => now, advance: (ms: number) => (now += ms) };
 	const record = (messages = 10) =>
-		new SendOnceRecord(valuesOf(store), 24 * HOUR, messages, () => clock.now());
+		new SendOnceRecord(processedValuesOf(store), 24 * HOUR, messages, () => clock.now());
 	return { store, clock, record };
 }
 
