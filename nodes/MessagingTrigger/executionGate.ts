@@ -103,16 +103,23 @@ function ownHandOver(scope: string, eventIds: readonly string[]): HandOver | und
  */
 export const RECORDED_EVENT_IDS = 10_000;
 
-/** The check of each trigger that runs now in this process, keyed by scope. */
+/** The last check of each trigger queued in this process, keyed by scope. */
 const checks = new Map<string, Promise<unknown>>();
 
 /** One check at a time per trigger in this process: two at once would each write the row without the other's ids. */
-async function inTurn<T>(scope: string, check: () => Promise<T>): Promise<T> {
-	const mine = (checks.get(scope) ?? Promise.resolve()).then(check);
+async function inTurn<T>(scope: string, run: () => Promise<T>): Promise<T> {
+	const mine = (checks.get(scope) ?? Promise.resolve()).then(run);
 	const done = mine.catch(() => undefined);
 	checks.set(scope, done);
-	void done.then(() => checks.get(scope) === done && checks.delete(scope));
+	void done.then(() => {
+		if (checks.get(scope) === done) checks.delete(scope);
+	});
 	return await mine;
+}
+
+/** Records `eventIds` in n8n's store, in turn; answers those it held before. */
+async function check(scope: string, eventIds: string[], store: ProcessedValues) {
+	return await inTurn(scope, async () => await store.checkAndRecord(eventIds, RECORDED_EVENT_IDS));
 }
 
 /**
@@ -127,13 +134,28 @@ async function keepRecorded(scope: string, eventIds: string[], store: ProcessedV
 	let unconfirmed = eventIds;
 	for (let round = 0; round < RECHECKS && unconfirmed.length > 0; round++) {
 		await sleep(RECHECK_AFTER_MS);
-		const check = unconfirmed;
-		const held = await inTurn(
-			scope,
-			async () => await store.checkAndRecord(check, RECORDED_EVENT_IDS),
-		);
-		unconfirmed = check.filter((id) => !held.has(id));
+		const held = await check(scope, unconfirmed, store);
+		unconfirmed = unconfirmed.filter((id) => !held.has(id));
 	}
+}
+
+/**
+ * Tried twice: the first checks of a trigger in two workers both find no row and both insert one, and the database
+ * refuses the second insert; its check finds the row when it tries again.
+ */
+async function firstCheck(scope: string, eventIds: string[], store: ProcessedValues) {
+	try {
+		return await check(scope, eventIds, store);
+	} catch {
+		await sleep(RECHECK_AFTER_MS);
+		return await check(scope, eventIds, store);
+	}
+}
+
+function warnStoreFailed(context: ExecutionGateContext, what: string, error: unknown): void {
+	context.logger.warn(`Messaging Trigger ${what} n8n’s deduplication store`, {
+		error: error instanceof Error ? error.message : String(error),
+	});
 }
 
 /**
@@ -147,28 +169,17 @@ async function recordedBefore(
 	store: ProcessedValues,
 ): Promise<Set<string>> {
 	if (eventIds.length === 0) return new Set();
-	const warn = (error: unknown) =>
-		context.logger.warn(
-			'Messaging Trigger could not check its events in n8n’s deduplication store',
-			{
-				error: (error as Error).message,
-			},
-		);
 	let before: Set<string>;
 	try {
-		before = await inTurn(
-			scope,
-			async () => await store.checkAndRecord(eventIds, RECORDED_EVENT_IDS),
-		);
+		before = await firstCheck(scope, eventIds, store);
 	} catch (error) {
-		warn(error);
+		warnStoreFailed(context, 'ran its events unchecked: it could not record them in', error);
 		return new Set();
 	}
-	await keepRecorded(
-		scope,
-		eventIds.filter((id) => !before.has(id)),
-		store,
-	).catch(warn);
+	const recordedNow = eventIds.filter((id) => !before.has(id));
+	await keepRecorded(scope, recordedNow, store).catch((error: unknown) =>
+		warnStoreFailed(context, 'could not check again that its events stayed in', error),
+	);
 	return before;
 }
 

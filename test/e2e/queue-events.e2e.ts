@@ -112,12 +112,12 @@ async function savedEventIds(stack: QueueStack, target: BurstTarget): Promise<Se
 
 /**
  * n8n writes static data whole and the last save to commit wins: after a restart, the retries of the events that save
- * lacks start executions again (which the workers drop, having recorded the events). Its process saves last what it holds (the trigger orders a process's own saves), so
- * it lacks only the other process's deliveries, and only the newest of them: those answered after the last save of
- * the other process it had read (a process reads the other's save only when one of its deliveries arrives while that
- * save is the newest in the database, so how many is not bounded by the concurrency). In the other process's answer
- * order they are a tail, interleaved with at most the deliveries that process had in flight when that save was made:
- * they were stored, so in it, but answered later.
+ * lacks start executions again (which the workers drop, having recorded the events). Its process saves last what it
+ * holds (the trigger orders a process's own saves), so it lacks only the other process's deliveries, and only the
+ * newest of them: those answered after the last save of the other process it had read (a process reads the other's
+ * save only when one of its deliveries arrives while that save is the newest in the database, so how many is not
+ * bounded by the concurrency). In the other process's answer order they are a tail, interleaved with at most the
+ * deliveries that process had in flight when that save was made: they were stored, so in it, but answered later.
  */
 function restartGap(
 	eventIds: string[],
@@ -282,6 +282,7 @@ export async function checkQueueEvents(
 				await stack.restartN8n();
 				await waitUntilRegistered(trigger);
 				await waitUntilRegistered({ ...trigger, url: urlAt(trigger, stack.webhook.baseUrl) });
+				const executionsBefore = await countExecutions(stack.rest, trigger.workflowId);
 				const retry = await deliverSpread(
 					stack,
 					trigger,
@@ -303,10 +304,13 @@ export async function checkQueueEvents(
 				const eventIds = events.map((event) => event.event_id);
 				const verdict = restartGap(eventIds, first.timings, saved, settings.concurrency / 2);
 				const again = eventIds.filter((id) => (recorder.runsOf('trigger').get(id) ?? 0) > 1);
+				await waitUntilExecutions(stack, trigger, executionsBefore + verdict.missing.length);
+				const started = (await countExecutions(stack.rest, trigger.workflowId)) - executionsBefore;
 				console.log(
-					`      ${ranAgain} of ${settings.retried} events ran again after the restart; ${verdict.summary}`,
+					`      ${ranAgain} of ${settings.retried} events ran again after the restart, though their retries started ${started} executions; ${verdict.summary}`,
 				);
 				assertEqual([ranAgain, again], [0, []], 'events run again, counted two ways');
+				assertEqual(started, verdict.missing.length, 'executions the retries started');
 				assert(verdict.holds, verdict.summary);
 			},
 		);

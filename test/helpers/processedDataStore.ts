@@ -10,7 +10,7 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
-import type { ProcessedValues } from '../../nodes/shared/processedValues';
+import { nodeProcessedValues, type ProcessedValues } from '../../nodes/shared/processedValues';
 
 /**
  * n8n's database store for deduplication (packages/cli DeduplicationHelper, 'entries' mode) in memory: one row per
@@ -102,23 +102,19 @@ export function processedDataStore(): InMemoryProcessedData {
 	return installed;
 }
 
-/** One node's view of the store (nodes/shared/processedValues over n8n's helpers), for one workflow and node. */
+/** One node's view of the store: nodes/shared/processedValues over helpers as n8n-core binds them to a node. */
 export function processedValuesOf(
 	store: IDataDeduplicator,
 	workflowId = 'wf',
 	nodeId = 'node',
 ): ProcessedValues {
 	const context = { workflow: { id: workflowId, active: true }, node: { id: nodeId } as INode };
-	return {
-		async checkAndRecord(values, maxEntries) {
-			const result = await store.checkProcessedAndRecord(values, 'node', context, {
-				mode: 'entries',
-				maxEntries,
-			});
-			return new Set(result.processed.map(String));
+	return nodeProcessedValues({
+		helpers: {
+			checkProcessedAndRecord: async (items, scope, options) =>
+				await store.checkProcessedAndRecord(items, scope, context, options),
+			removeProcessed: async (items, scope, options) =>
+				await store.removeProcessed(items, scope, context, options),
 		},
-		async remove(values, maxEntries) {
-			await store.removeProcessed(values, 'node', context, { mode: 'entries', maxEntries });
-		},
-	};
+	});
 }

@@ -92,7 +92,7 @@ describe('the execution gate', () => {
 		expect(await firstStep(contextOf('webhook'), itemsOf('evt_c'))).toEqual([]);
 	});
 
-	it('passes items on at once where nothing holds them: another process, another trigger, a test event, a Retry', async () => {
+	it('passes items on without waiting for an answer where nothing holds them: another process, another trigger, a test event, a Retry', async () => {
 		const never = new Promise<boolean>(() => undefined);
 		const before = heldExecutions();
 		holdExecution(contextOf('webhook', 'wf-1', 'node-1'), ['evt_d'], never);
@@ -259,6 +259,42 @@ describe('an execution a queue-mode worker runs (no hand-over in its process)', 
 		expect(
 			await otherWorker.itemsOnceAnswered(context, itemsOf('evt_v1', 'evt_v2'), store),
 		).toEqual([]);
+	});
+
+	it('a first check the database refused (two workers inserting the row at once) is tried again, and records', async () => {
+		const rows = processedValuesOf(new InMemoryProcessedData());
+		let refusals = 1;
+		store = {
+			async checkAndRecord(values, maxEntries) {
+				if (refusals-- > 0) throw new Error('duplicate key value violates unique constraint');
+				return await rows.checkAndRecord(values, maxEntries);
+			},
+			remove: rows.remove,
+		};
+		const context = freshTrigger();
+		expect(await firstStep(context, itemsOf('evt_q1'))).toEqual(itemsOf('evt_q1'));
+		expect(await otherWorkerGate().itemsOnceAnswered(context, itemsOf('evt_q1'), store)).toEqual(
+			[],
+		);
+		expect(context.logger.warn).not.toHaveBeenCalled();
+	});
+
+	it('a check again that fails keeps the first check’s answer, and says so', async () => {
+		const rows = processedValuesOf(new InMemoryProcessedData());
+		await rows.checkAndRecord(['evt_p1'], 10);
+		let calls = 0;
+		store = {
+			async checkAndRecord(values, maxEntries) {
+				if (calls++ > 0) throw new Error('connection terminated');
+				return await rows.checkAndRecord(values, maxEntries);
+			},
+			remove: rows.remove,
+		};
+		const context = freshTrigger();
+		expect(await firstStep(context, itemsOf('evt_p1', 'evt_p2'))).toEqual(itemsOf('evt_p2'));
+		expect(context.logger.warn).toHaveBeenCalledWith(expect.stringContaining('check again'), {
+			error: 'connection terminated',
+		});
 	});
 
 	it('a store that fails passes every event on (at worst a duplicate, never a loss) and says so', async () => {
