@@ -1,7 +1,5 @@
 import type { ProcessedValues } from '../../../shared/processedValues';
 
-export type { ProcessedValues } from '../../../shared/processedValues';
-
 /** Enough for the two values per message of a 30,000-message campaign; a bigger run raises it for itself. */
 const MIN_ENTRIES = 60_000;
 /** Acknowledgements are written together: each write rewrites the node's whole record. */
