@@ -51,6 +51,9 @@ export class SendOnceRecord {
 	/** The values this run has written: the claims, then the acknowledgements. */
 	private valuesWritten = 0;
 
+	/** Acknowledgements still to come: the messages the look-up left to send, less those acknowledged since. */
+	private toCome = 0;
+
 	private writeError: unknown;
 
 	constructor(
@@ -70,18 +73,26 @@ export class SendOnceRecord {
 
 	/** Claims every identity and answers those the provider acknowledged within the window. */
 	async acknowledgedBefore(identities: string[]): Promise<Set<string>> {
-		const bucket = this.bucket();
-		const inBuckets = (kind: string, id: string) => [
-			`${kind}:${id}:${bucket}`,
-			`${kind}:${id}:${bucket - 1}`,
-		];
 		const claims = await this.store.checkAndRecord(
 			identities.map((id) => `c:${id}`),
 			this.maxEntries,
 		);
 		this.valuesWritten += identities.length;
-		const claimedBefore = identities.filter((id) => claims.has(`c:${id}`));
+		const acknowledged = await this.acknowledgedAmong(
+			identities.filter((id) => claims.has(`c:${id}`)),
+		);
+		this.toCome = identities.length - acknowledged.size;
+		return acknowledged;
+	}
+
+	/** Those of the messages claimed before that were acknowledged within the window. */
+	private async acknowledgedAmong(claimedBefore: string[]): Promise<Set<string>> {
 		if (claimedBefore.length === 0) return new Set();
+		const bucket = this.bucket();
+		const inBuckets = (kind: string, id: string) => [
+			`${kind}:${id}:${bucket}`,
+			`${kind}:${id}:${bucket - 1}`,
+		];
 		const acks = await this.store.checkAndRecord(
 			claimedBefore.flatMap((id) => inBuckets('a', id)),
 			this.maxEntries,
@@ -104,11 +115,15 @@ export class SendOnceRecord {
 
 	acknowledged(identity: string): void {
 		this.pending.push(`a:${identity}:${this.bucket()}`);
+		this.toCome--;
 		if (this.writeDue()) void this.flush();
 	}
 
 	private writeDue(): boolean {
 		if (this.writing) return false;
+		// Fewer to come than are held: the last write follows within about a group's time, and a group written now
+		// would still be in flight when the node ends and waits for it.
+		if (this.toCome < this.pending.length) return false;
 		return (
 			this.pending.length >= FLUSH_AT * Math.max(1, groupScale(this.valuesWritten)) ||
 			this.now() - this.lastWriteAt >= groupTimeMs(this.valuesWritten)

@@ -124,6 +124,32 @@ describe('the record of acknowledged sends', () => {
 		expect(groups.reduce((sum, values) => sum + values, 0)).toBe(600);
 	});
 
+	test('the last acknowledgements wait for finish: no group is in flight when the node ends', async () => {
+		const { store, clock, record } = setUp();
+		const run = record(100);
+		await run.acknowledgedBefore(messageIds(100));
+		let acknowledged = 0;
+		const writes: Array<{ values: number; toCome: number }> = [];
+		const check = store.checkProcessedAndRecord.bind(store);
+		jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (values, ...rest) => {
+			writes.push({ values: values.length, toCome: 100 - acknowledged });
+			return await check(values, ...rest);
+		});
+		for (let i = 0; i < 100; i += 1) {
+			run.acknowledged(`m${i}`);
+			acknowledged++;
+			clock.advance(10);
+			await settled();
+		}
+		await run.finish();
+		const groups = writes.slice(0, -1);
+		// 100 claims: a group every 50 ms, 5 acknowledgements at one every 10 ms.
+		expect(groups.length).toBeGreaterThanOrEqual(15);
+		for (const group of groups) expect(group.toCome).toBeGreaterThanOrEqual(group.values);
+		expect(writes.at(-1)!.values).toBeLessThanOrEqual(2 * Math.max(...groups.map((g) => g.values)));
+		expect(writes.reduce((sum, write) => sum + write.values, 0)).toBe(100);
+	});
+
 	test('a failed write is reported by finish and does not stop later writes', async () => {
 		const { store, record } = setUp();
 		const run = record();
