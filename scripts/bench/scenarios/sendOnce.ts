@@ -24,9 +24,12 @@ export interface CostProvider {
 	/**
 	 * Repetitions come in pairs, one with send once first and one with it second: the case run first in a process was
 	 * measured up to 10 % slower whichever it was, so only a pair says what the record costs. Short cases get as
-	 * many pairs as the run has repetitions; the bucket's, 100 s each and steady within 1 %, one.
+	 * many pairs as the run has repetitions, and the shortest twice as many: a 1,000-message case lasts under a
+	 * second, its processes' ratios spread from 0.77 to 1.37 × around a cost of a few per cent, and the spread is
+	 * between processes (four runs of each case in one process, x y y x twice, spread as much). The bucket's, 100 s
+	 * each and steady within 1 %, one.
 	 */
-	orderPairs: (repetitions: number) => number;
+	orderPairs: (repetitions: number, size: number) => number;
 	warmUpSends: number;
 }
 
@@ -43,7 +46,7 @@ export const PROVIDERS: CostProvider[] = [
 		label: '20 ms, unlimited',
 		rateLimit: null,
 		options: {},
-		orderPairs: (repetitions) => repetitions,
+		orderPairs: (repetitions, size) => (size <= 1_000 ? 2 * repetitions : repetitions),
 		warmUpSends: 5_000,
 	},
 	{
@@ -189,13 +192,13 @@ export async function measureSendOnce(
 ): Promise<ScenarioReport> {
 	const runs = selectedRuns();
 	const book: PairBook = new Map();
-	const repetitionsOf = (provider: CostProvider) => 2 * provider.orderPairs(repetitions);
-	const most = Math.max(...PROVIDERS.map(repetitionsOf));
+	const repetitionsOf = (run: Run) => 2 * run.provider.orderPairs(repetitions, run.size);
+	const most = Math.max(...runs.map(repetitionsOf));
 	await withBenchN8n(sandbox, async (cli, proxy) => {
 		// Repetitions outermost, so drift over the scenario's time weighs on every run alike.
 		for (let repetition = 0; repetition < most; repetition++)
 			for (const run of runs) {
-				if (repetition >= repetitionsOf(run.provider)) continue;
+				if (repetition >= repetitionsOf(run)) continue;
 				const { order, pair } = await runRepetition(cli, sandbox, proxy, { ...run, repetition });
 				book.set(runKey(run), [...(book.get(runKey(run)) ?? []), pair]);
 				process.stderr.write(progressLine({ ...run, repetition }, order, pair));
@@ -236,11 +239,24 @@ function target(run: Run, pairs: Pair[]): TargetCheck {
 	};
 }
 
+/** Semicolons between providers: their labels hold commas. */
+function repetitionsText(repetitions: number): string {
+	return PROVIDERS.map((provider) => {
+		const counts = SIZES.map((size) => 2 * provider.orderPairs(repetitions, size));
+		if (counts.every((count) => count === counts[0]))
+			return `${formatNumber(counts[0])} at ${provider.label}`;
+		const bySize = SIZES.map(
+			(size, index) => `${formatNumber(counts[index])} of ${formatNumber(size)}`,
+		);
+		return `${bySize.join(' and ')} messages at ${provider.label}`;
+	}).join('; ');
+}
+
 function setupText(repetitions: number): string {
 	// Semicolons: the providers' labels hold commas.
 	const each = (of: (provider: CostProvider) => number) =>
 		PROVIDERS.map((provider) => `${formatNumber(of(provider))} at ${provider.label}`).join('; ');
-	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${each((provider) => 2 * provider.orderPairs(repetitions))}). In each: a warm-up branch with send once and the automatic limit (sends: ${each((provider) => provider.warmUpSends)}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (a 2 s wait before each branch refills it). node s = the sending node's executionTime. Each repetition's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their two ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
+	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${each((provider) => provider.warmUpSends)}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (a 2 s wait before each branch refills it). node s = the sending node's executionTime. Each repetition's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their two ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
 }
 
 export function sendOnceReport(book: PairBook, runs: Run[], repetitions: number): ScenarioReport {

@@ -77,6 +77,8 @@ describe('the send-once report', () => {
 		const report = sendOnceReport(book, [bucket], 3);
 		expect(report.targets).toHaveLength(1);
 		expect(report.targets[0].target).toContain('100/s bucket, 10,000 messages');
-		expect(report.setup).toContain('repetitions: 6 at 20 ms, unlimited; 2 at 100/s bucket');
+		expect(report.setup).toContain(
+			'repetitions: 12 of 1,000 and 6 of 10,000 messages at 20 ms, unlimited; 2 at 100/s bucket',
+		);
 	});
 });
