@@ -240,23 +240,23 @@ function target(run: Run, pairs: Pair[]): TargetCheck {
 }
 
 /** Semicolons between providers: their labels hold commas. */
+const perProvider = (text: (provider: CostProvider) => string) =>
+	PROVIDERS.map((provider) => `${text(provider)} at ${provider.label}`).join('; ');
+
+/** One count per provider, or one per size where its sizes differ. */
 function repetitionsText(repetitions: number): string {
-	return PROVIDERS.map((provider) => {
+	return perProvider((provider) => {
 		const counts = SIZES.map((size) => 2 * provider.orderPairs(repetitions, size));
-		if (counts.every((count) => count === counts[0]))
-			return `${formatNumber(counts[0])} at ${provider.label}`;
+		if (counts.every((count) => count === counts[0])) return formatNumber(counts[0]);
 		const bySize = SIZES.map(
 			(size, index) => `${formatNumber(counts[index])} of ${formatNumber(size)}`,
 		);
-		return `${bySize.join(' and ')} messages at ${provider.label}`;
-	}).join('; ');
+		return `${bySize.join(' and ')} messages`;
+	});
 }
 
 function setupText(repetitions: number): string {
-	// Semicolons: the providers' labels hold commas.
-	const each = (of: (provider: CostProvider) => number) =>
-		PROVIDERS.map((provider) => `${formatNumber(of(provider))} at ${provider.label}`).join('; ');
-	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${each((provider) => provider.warmUpSends)}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (a 2 s wait before each branch refills it). node s = the sending node's executionTime. Each repetition's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their two ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
+	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${perProvider((provider) => formatNumber(provider.warmUpSends))}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (a 2 s wait before each branch refills it). node s = the sending node's executionTime. Each repetition's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their two ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
 }
 
 export function sendOnceReport(book: PairBook, runs: Run[], repetitions: number): ScenarioReport {
