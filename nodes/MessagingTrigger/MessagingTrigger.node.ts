@@ -87,6 +87,9 @@ export class MessagingTrigger implements INodeType {
 
 	/** n8n runs this as the execution's first step, with the events webhook() handed it. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [await itemsOnceAnswered(this, this.getInputData(), nodeProcessedValues(this))];
+		const items = this.getInputData();
+		// Off, nothing held or claimed these events, and a repeat is meant to run again.
+		if (!(this.getNodeParameter('options.dropDuplicateEvents', 0, true) as boolean)) return [items];
+		return [await itemsOnceAnswered(this, items, nodeProcessedValues(this))];
 	}
 }

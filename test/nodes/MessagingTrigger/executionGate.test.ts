@@ -349,6 +349,18 @@ describe('the execution gate in n8n-core’s WorkflowExecute, over real HTTP', (
 		},
 	);
 
+	it('with Drop Duplicate Events off, a repeated event runs again through the execution too', async () => {
+		const harness = await start(2, { batchWaitMs: 0, options: { dropDuplicateEvents: false } });
+		const body = JSON.stringify(deliveryEvent());
+
+		await postDelivery(harness.url, body, { secret: SECRET });
+		await Promise.all(harness.executions);
+		await postDelivery(harness.url, body, { secret: SECRET });
+		const runs = await Promise.all(harness.executions);
+
+		expect(runs.map((run) => run.items.length)).toEqual([1, 1]);
+	});
+
 	it('an execution whose process died before the save passes nothing on', async () => {
 		const harness = await start(2);
 		harness.dieBeforeNextSave();
