@@ -230,13 +230,16 @@ export async function checkQueueSendOnce(
 			assert(figures.skipped > 0, 'the re-run skipped what was sent before');
 		},
 	);
-	// The last acknowledgements wait for the final write (no group write starts once fewer are still to come than a
-	// group holds): a worker dead in the last stretch leaves at most about two groups unwritten, and the stalled
-	// tail itself was accepted but never acknowledged.
+	// The last acknowledgements wait for the final write: no group write starts once fewer are still to come than are
+	// held. What is held then spans the time between two writes (a write, then a group's wait: the next group's
+	// clock starts when a write ends, and a group's time is sized to what a write of the record costs, so at most two
+	// groups' time), and the acknowledgements still to come join it: at most about twice that is never written, on
+	// top of the stalled tail, accepted but never acknowledged.
 	const stalledRows = 5;
-	const tailAtMost = stalledRows + 2 * Math.ceil((settings.perSecond * groupMs) / 1_000) + 4;
+	const betweenWrites = Math.ceil((settings.perSecond * 2 * groupMs) / 1_000);
+	const tailAtMost = stalledRows + 2 * betweenWrites + 4;
 	await runner.check(
-		`a worker SIGKILLed in the campaign's last stretch (every SMS accepted, the sandbox holding back its answers to the last ${stalledRows}), the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only the tail and what n8n had not yet recorded (≤ ${tailAtMost}: the ${stalledRows}, two groups and what was in flight)`,
+		`a worker SIGKILLed in the campaign's last stretch (every SMS accepted, the sandbox holding back its answers to the last ${stalledRows}), the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only the tail and what n8n had not yet recorded (≤ ${tailAtMost}: the ${stalledRows}, twice what arrives between two writes, and what was in flight)`,
 		async () => {
 			const figures = await killAndRunAgain(stack, sandbox, settings, 64, { stalledRows });
 			console.log(`      ${describe(figures)}`);
