@@ -210,14 +210,15 @@ export async function checkQueueSendOnce(
 			assert(figures.skipped > 0, 'the re-run skipped what was sent before');
 		},
 	);
-	// Acknowledgements are written in groups, in time in proportion to the record: what the provider accepted in the
-	// last group, and what was on the wire or in the write under way, is unknown to n8n when the worker dies, and a
-	// provider that ignores keys sends it again. The longest group is the one at the end: a claim and an
-	// acknowledgement per message written.
+	// Acknowledgements are written in groups, in time in proportion to the record, one write at a time, the next
+	// group's clock starting when a write starts. What n8n does not yet hold when the worker dies is the write under
+	// way and what arrived since it started (a group's time, or the write's if longer), and what was on the wire: a
+	// provider that ignores keys sends it again. A group's time is sized to what a write of the record costs, so two
+	// groups' time at most; the longest group is the one at the end: a claim and an acknowledgement per message.
 	const groupMs = groupTimeMs(2 * settings.messages);
-	const unwrittenAtMost = Math.ceil((settings.perSecond * groupMs) / 1_000) + 4;
+	const unwrittenAtMost = Math.ceil((settings.perSecond * 2 * groupMs) / 1_000) + 4;
 	await runner.check(
-		`the same, the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only what n8n had not yet recorded when the worker died (≤ ${unwrittenAtMost}: one ${groupMs} ms group at ${settings.perSecond}/s, a write under way and what was in flight)`,
+		`the same, the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only what n8n had not yet recorded when the worker died (≤ ${unwrittenAtMost}: the write under way and the group after it, two ${groupMs} ms groups at ${settings.perSecond}/s, and what was in flight)`,
 		async () => {
 			await sandbox.configure({ idempotencyKeys: 'ignore' });
 			const figures = await killAndRunAgain(stack, sandbox, settings, 62);
@@ -231,15 +232,14 @@ export async function checkQueueSendOnce(
 		},
 	);
 	// The last acknowledgements wait for the final write: no group write starts once fewer are still to come than are
-	// held. What is held then spans the time between two writes (a write, then a group's wait: the next group's
-	// clock starts when a write ends, and a group's time is sized to what a write of the record costs, so at most two
-	// groups' time), and the acknowledgements still to come join it: at most about twice that is never written, on
-	// top of the stalled tail, accepted but never acknowledged.
+	// held. What is held then is what arrived since the last write started (a group's time: that write is done long
+	// before the stalled tail's answers), and the acknowledgements still to come join it: at most twice a group is
+	// never written, on top of the stalled tail, accepted but never acknowledged.
 	const stalledRows = 5;
-	const betweenWrites = Math.ceil((settings.perSecond * 2 * groupMs) / 1_000);
-	const tailAtMost = stalledRows + 2 * betweenWrites + 4;
+	const groupHolds = Math.ceil((settings.perSecond * groupMs) / 1_000);
+	const tailAtMost = stalledRows + 2 * groupHolds + 4;
 	await runner.check(
-		`a worker SIGKILLed in the campaign's last stretch (every SMS accepted, the sandbox holding back its answers to the last ${stalledRows}), the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only the tail and what n8n had not yet recorded (≤ ${tailAtMost}: the ${stalledRows}, twice what arrives between two writes, and what was in flight)`,
+		`a worker SIGKILLed in the campaign's last stretch (every SMS accepted, the sandbox holding back its answers to the last ${stalledRows}), the sandbox ignoring Idempotency-Key: 0 recipients with nothing, and twice only the tail and what n8n had not yet recorded (≤ ${tailAtMost}: the ${stalledRows}, twice a ${groupMs} ms group, and what was in flight)`,
 		async () => {
 			const figures = await killAndRunAgain(stack, sandbox, settings, 64, { stalledRows });
 			console.log(`      ${describe(figures)}`);

@@ -137,6 +137,9 @@ export class SendOnceRecord {
 		this.pending = [];
 		this.writing = true;
 		this.valuesWritten += values.length;
+		// The next group's clock starts now, not when this write lands: what a dead worker leaves unwritten is then
+		// this write and a group's time (or another write's, if longer), not a write, a group and a write.
+		this.lastWriteAt = this.now();
 		this.writes = this.writes.then(async () => {
 			try {
 				await this.store.checkAndRecord(values, this.maxEntries);
@@ -144,7 +147,6 @@ export class SendOnceRecord {
 				this.writeError ??= error;
 			}
 			this.writing = false;
-			this.lastWriteAt = this.now();
 		});
 		return this.writes;
 	}
