@@ -118,12 +118,12 @@ const phoneOf = (campaign: number, row: number) =>
 async function reached(
 	sandbox: SandboxAdmin,
 	settings: SendOnceSettings,
-	campaign: number,
+	prefix: string,
 	point: KillPoint,
 ): Promise<number> {
 	const target = 'share' in point ? point.share * settings.messages : settings.messages;
 	const accepted = await waitFor('the campaign to reach the kill point', 120_000, async () => {
-		const count = (await messagesPerPhone(sandbox, phonePrefix(campaign))).size;
+		const count = (await messagesPerPhone(sandbox, prefix)).size;
 		return count >= target ? count : undefined;
 	});
 	// Every answer but the stalled tail's is in: a moment for the node to take them, then nothing moves.
@@ -157,7 +157,7 @@ async function killAndRunAgain(
 		const index = workerStarts(logs()).findIndex((count, i) => count > before[i]);
 		return index === -1 ? undefined : index;
 	});
-	const acceptedAtKill = await reached(sandbox, settings, campaign, point);
+	const acceptedAtKill = await reached(sandbox, settings, prefix, point);
 	await stack.killWorker(worker);
 	const heldAtKill = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
 	if ('stalledRows' in point) await fault(stack, 'DELETE');
