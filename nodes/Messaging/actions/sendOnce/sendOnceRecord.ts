@@ -51,9 +51,6 @@ export class SendOnceRecord {
 	/** The values this run has written: the claims, then the acknowledgements. */
 	private valuesWritten = 0;
 
-	/** Acknowledgements still to come: the messages the look-up left to send, less those acknowledged since. */
-	private toCome = 0;
-
 	private writeError: unknown;
 
 	constructor(
@@ -78,11 +75,7 @@ export class SendOnceRecord {
 			this.maxEntries,
 		);
 		this.valuesWritten += identities.length;
-		const acknowledged = await this.acknowledgedAmong(
-			identities.filter((id) => claims.has(`c:${id}`)),
-		);
-		this.toCome = identities.length - acknowledged.size;
-		return acknowledged;
+		return await this.acknowledgedAmong(identities.filter((id) => claims.has(`c:${id}`)));
 	}
 
 	/** Those of the messages claimed before that were acknowledged within the window. */
@@ -115,15 +108,13 @@ export class SendOnceRecord {
 
 	acknowledged(identity: string): void {
 		this.pending.push(`a:${identity}:${this.bucket()}`);
-		this.toCome--;
 		if (this.writeDue()) void this.flush();
 	}
 
 	private writeDue(): boolean {
+		// Groups are written to the end, though the node may then wait for one in flight before its last write: held
+		// back for the last write, they stay unwritten as long as the provider takes to answer the last sends.
 		if (this.writing) return false;
-		// Fewer to come than are held: the last write follows within about a group's time, and a group written now
-		// would still be in flight when the node ends and waits for it.
-		if (this.toCome < this.pending.length) return false;
 		return (
 			this.pending.length >= FLUSH_AT * Math.max(1, groupScale(this.valuesWritten)) ||
 			this.now() - this.lastWriteAt >= groupTimeMs(this.valuesWritten)

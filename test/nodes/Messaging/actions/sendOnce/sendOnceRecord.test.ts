@@ -153,36 +153,46 @@ describe('the record of acknowledged sends', () => {
 			await settled();
 		}
 		await finished;
-		// Mid-run (the end waits for finish, tested below): a group's 120 ms, then the 80 ms write, at 20 ms an
-		// acknowledgement: 10. With the next group's clock started when a write ended, 14.
+		// A group's 120 ms, then the 80 ms write, at 20 ms an acknowledgement: 10. With the next group's clock started when a write ended, 14.
 		expect(mostUnwritten).toBeLessThanOrEqual(10);
 	});
 
-	test('the last acknowledgements wait for finish: no group is in flight when the node ends', async () => {
-		const { store, clock, record } = setUp();
-		const run = record(100);
-		await run.acknowledgedBefore(messageIds(100));
-		let acknowledged = 0;
-		const writes: Array<{ values: number; toCome: number }> = [];
-		const check = store.checkProcessedAndRecord.bind(store);
-		jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (values, ...rest) => {
-			writes.push({ values: values.length, toCome: 100 - acknowledged });
-			return await check(values, ...rest);
-		});
-		for (let i = 0; i < 100; i += 1) {
-			run.acknowledged(`m${i}`);
-			acknowledged++;
-			clock.advance(10);
-			await settled();
-		}
-		await run.finish();
-		const groups = writes.slice(0, -1);
-		// 100 claims: a group every 50 ms, 5 acknowledgements at one every 10 ms.
-		expect(groups.length).toBeGreaterThanOrEqual(15);
-		for (const group of groups) expect(group.toCome).toBeGreaterThanOrEqual(group.values);
-		expect(writes.at(-1)!.values).toBeLessThanOrEqual(2 * Math.max(...groups.map((g) => g.values)));
-		expect(writes.reduce((sum, write) => sum + write.values, 0)).toBe(100);
-	});
+	// Writes slower than a group (120 ms at this size), as under a loaded database; each time moves where the last
+	// write falls against the run's end.
+	test.each([130, 150, 170, 190, 210, 230])(
+		'a provider that stops answering the last sends, writes of %i ms: what waits unwritten is what arrived since the last write started',
+		async (writeMs) => {
+			const { store, clock, record } = setUp();
+			const run = record(600);
+			await run.acknowledgedBefore(messageIds(600));
+			let durable = 0;
+			const check = store.checkProcessedAndRecord.bind(store);
+			jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (values, ...rest) => {
+				const start = clock.now();
+				while (clock.now() < start + writeMs) await settled();
+				const output = await check(values, ...rest);
+				durable += values.length;
+				return output;
+			});
+			const answered = 595;
+			const waitAWhile = async () => {
+				for (let waited = 0; durable < answered && waited < 1_500; waited += 20) {
+					clock.advance(20);
+					await settled();
+				}
+			};
+			// 50 a second; a worker killed while the node waits for the last 5 answers loses what is unwritten.
+			await acknowledgeEach(run, clock, { count: answered, stepMs: 20, settleEvery: 1 });
+			await waitAWhile();
+			// A write's time of acknowledgements and the one that found the next group due. Held back for the last write
+			// once fewer were to come than were held (f0dc1bc), 11 at 170 ms, 15 at 210 and 19 at 230.
+			expect(answered - durable).toBeLessThanOrEqual(Math.ceil(writeMs / 20) + 1);
+			const finished = run.finish();
+			await waitAWhile();
+			await finished;
+			expect(durable).toBe(answered);
+		},
+	);
 
 	test('a failed write is reported by finish and does not stop later writes', async () => {
 		const { store, record } = setUp();
