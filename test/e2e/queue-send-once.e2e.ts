@@ -22,35 +22,28 @@ export const DEFAULT_SEND_ONCE: SendOnceSettings = {
 	killAt: 0.4,
 };
 
-/** The messages the sandbox holds for one campaign's recipients, by recipient. */
-async function messagesPerPhone(
+/** When the sandbox accepted each message of one campaign, by recipient. */
+async function sendsPerPhone(
 	sandbox: SandboxAdmin,
 	prefix: string,
-): Promise<Map<string, number>> {
-	const counts = new Map<string, number>();
+): Promise<Map<string, number[]>> {
+	const sends = new Map<string, number[]>();
 	for (const message of await sandbox.messages()) {
 		const to = String(message.to);
-		if (to.startsWith(prefix)) counts.set(to, (counts.get(to) ?? 0) + 1);
+		if (to.startsWith(prefix))
+			sends.set(to, [...(sends.get(to) ?? []), Number(message.acceptedAt)]);
 	}
-	return counts;
+	return sends;
 }
 
 /**
  * How long before the first run's newest send (the stalled tail aside) the oldest message sent twice was first sent:
  * the time of acknowledgements n8n had not yet recorded when the worker died.
  */
-async function unrecordedSpanMs(
-	sandbox: SandboxAdmin,
-	prefix: string,
-	stalled: Set<string>,
-): Promise<number> {
-	const sends = new Map<string, number[]>();
-	for (const message of await sandbox.messages()) {
-		const to = String(message.to);
-		if (!to.startsWith(prefix) || stalled.has(to)) continue;
-		sends.set(to, [...(sends.get(to) ?? []), Number(message.acceptedAt)]);
-	}
-	const firsts = [...sends.values()].map((times) => ({ first: Math.min(...times), times }));
+function unrecordedSpanMs(sends: Map<string, number[]>, stalled: Set<string>): number {
+	const firsts = [...sends]
+		.filter(([to]) => !stalled.has(to))
+		.map(([, times]) => ({ first: Math.min(...times), times }));
 	const twice = firsts.filter(({ times }) => times.length > 1);
 	if (twice.length === 0) return 0;
 	const rerunStart = Math.min(...twice.map(({ times }) => Math.max(...times)));
@@ -64,12 +57,12 @@ interface Tally {
 	messages: number;
 }
 
-function tally(counts: Map<string, number>, expected: number): Tally {
-	const values = [...counts.values()];
+function tally(sends: Map<string, number[]>, expected: number): Tally {
+	const counts = [...sends.values()].map((times) => times.length);
 	return {
-		twice: values.filter((count) => count > 1).length,
-		nothing: expected - counts.size,
-		messages: values.reduce((sum, count) => sum + count, 0),
+		twice: counts.filter((count) => count > 1).length,
+		nothing: expected - sends.size,
+		messages: counts.reduce((sum, count) => sum + count, 0),
 	};
 }
 
@@ -146,7 +139,7 @@ async function reached(
 ): Promise<number> {
 	const target = 'share' in point ? point.share * settings.messages : settings.messages;
 	const accepted = await waitFor('the campaign to reach the kill point', 120_000, async () => {
-		const count = (await messagesPerPhone(sandbox, prefix)).size;
+		const count = (await sendsPerPhone(sandbox, prefix)).size;
 		return count >= target ? count : undefined;
 	});
 	// Every answer but the stalled tail's is in: a moment for the node to take them, then nothing moves.
@@ -182,7 +175,7 @@ async function killAndRunAgain(
 	});
 	const acceptedAtKill = await reached(sandbox, settings, prefix, point);
 	await stack.killWorker(worker);
-	const heldAtKill = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+	const heldAtKill = tally(await sendsPerPhone(sandbox, prefix), settings.messages);
 	if ('stalledRows' in point) await fault(stack, 'DELETE');
 	await startCampaign(stack, path, campaign, settings.messages);
 	const executions = await waitFor('the re-run to finish', 300_000, async () => {
@@ -190,12 +183,12 @@ async function killAndRunAgain(
 		const rerun = all.find((execution) => execution.status === 'success');
 		return rerun ? { rerun, all } : undefined;
 	});
-	const after = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+	const sends = await sendsPerPhone(sandbox, prefix);
 	return {
 		acceptedAtKill,
 		heldAtKill,
-		after,
-		unrecordedMs: await unrecordedSpanMs(sandbox, prefix, stalled),
+		after: tally(sends, settings.messages),
+		unrecordedMs: unrecordedSpanMs(sends, stalled),
 		skipped: await skippedIn(stack, executions.rerun.id),
 	};
 }
@@ -293,12 +286,12 @@ export async function checkQueueSendOnce(
 			await startCampaign(stack, path, campaign, settings.messages);
 			const [failed] = await finished(stack, workflowId, 1);
 			assertEqual(failed.status, 'error', 'the first execution');
-			const beforeRetry = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+			const beforeRetry = tally(await sendsPerPhone(sandbox, prefix), settings.messages);
 			await fault(stack, 'DELETE');
 			await stack.rest.post(`/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
 			const all = await finished(stack, workflowId, 2);
 			const retry = all.find((execution) => execution.id !== failed.id)!;
-			const after = tally(await messagesPerPhone(sandbox, prefix), settings.messages);
+			const after = tally(await sendsPerPhone(sandbox, prefix), settings.messages);
 			const skipped = await skippedIn(stack, retry.id);
 			console.log(
 				`      before the Retry ${beforeRetry.messages} sent; the Retry (${retry.mode}, ${retry.status}) skipped ${skipped} and sent ${after.messages - beforeRetry.messages}: ${after.twice} recipients twice, ${after.nothing} with nothing`,

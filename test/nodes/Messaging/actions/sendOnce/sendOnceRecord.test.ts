@@ -21,6 +21,24 @@ async function acknowledgeEach(
 	}
 }
 
+/** Makes each write of `store` take `writeMs` of the clock; answers how many values have landed. */
+function writesTaking(
+	writeMs: number,
+	store: InMemoryProcessedData,
+	clock: { now: () => number },
+): () => number {
+	let durable = 0;
+	const check = store.checkProcessedAndRecord.bind(store);
+	jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (values, ...rest) => {
+		const start = clock.now();
+		while (clock.now() < start + writeMs) await settled();
+		const output = await check(values, ...rest);
+		durable += values.length;
+		return output;
+	});
+	return () => durable;
+}
+
 function setUp(start = Date.UTC(2026, 10, 26, 9)) {
 	const store = new InMemoryProcessedData();
 	let now = start;
@@ -129,31 +147,24 @@ describe('the record of acknowledged sends', () => {
 		const run = record(600);
 		await run.acknowledgedBefore(messageIds(600));
 		const WRITE_MS = 80;
-		let durable = 0;
-		const check = store.checkProcessedAndRecord.bind(store);
-		jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (values, ...rest) => {
-			const start = clock.now();
-			while (clock.now() < start + WRITE_MS) await settled();
-			const output = await check(values, ...rest);
-			durable += values.length;
-			return output;
-		});
+		const durable = writesTaking(WRITE_MS, store, clock);
 		// 50 a second, as the queue-mode check sends; the record grows from 60 to 120 ms groups.
 		let mostUnwritten = 0;
 		for (let i = 0; i < 600; i += 1) {
 			run.acknowledged(`m${i}`);
 			clock.advance(20);
 			await settled();
-			mostUnwritten = Math.max(mostUnwritten, i + 1 - durable);
+			mostUnwritten = Math.max(mostUnwritten, i + 1 - durable());
 		}
 		const finished = run.finish();
 		// The clock moves on until the writes land.
-		while (durable < 600) {
+		while (durable() < 600) {
 			clock.advance(20);
 			await settled();
 		}
 		await finished;
-		// A group's 120 ms, then the 80 ms write, at 20 ms an acknowledgement: 10. With the next group's clock started when a write ended, 14.
+		// A group's 120 ms, then the 80 ms write, at 20 ms an acknowledgement: 10. With the next group's clock started
+		// when a write ended, 14.
 		expect(mostUnwritten).toBeLessThanOrEqual(10);
 	});
 
@@ -165,18 +176,10 @@ describe('the record of acknowledged sends', () => {
 			const { store, clock, record } = setUp();
 			const run = record(600);
 			await run.acknowledgedBefore(messageIds(600));
-			let durable = 0;
-			const check = store.checkProcessedAndRecord.bind(store);
-			jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (values, ...rest) => {
-				const start = clock.now();
-				while (clock.now() < start + writeMs) await settled();
-				const output = await check(values, ...rest);
-				durable += values.length;
-				return output;
-			});
+			const durable = writesTaking(writeMs, store, clock);
 			const answered = 595;
 			const waitAWhile = async () => {
-				for (let waited = 0; durable < answered && waited < 1_500; waited += 20) {
+				for (let waited = 0; durable() < answered && waited < 1_500; waited += 20) {
 					clock.advance(20);
 					await settled();
 				}
@@ -186,11 +189,11 @@ describe('the record of acknowledged sends', () => {
 			await waitAWhile();
 			// A write's time of acknowledgements and the one that found the next group due. Held back for the last write
 			// once fewer were to come than were held (f0dc1bc), 11 at 170 ms, 15 at 210 and 19 at 230.
-			expect(answered - durable).toBeLessThanOrEqual(Math.ceil(writeMs / 20) + 1);
+			expect(answered - durable()).toBeLessThanOrEqual(Math.ceil(writeMs / 20) + 1);
 			const finished = run.finish();
 			await waitAWhile();
 			await finished;
-			expect(durable).toBe(answered);
+			expect(durable()).toBe(answered);
 		},
 	);
 
