@@ -2,7 +2,8 @@
  * `npm run test:queue`: the packed package in n8n's queue mode (a main, two workers and a webhook process over
  * PostgreSQL and Redis): campaigns sharing one account's rate across workers, and delivery events across processes.
  * Options: QUEUE_CAMPAIGN_MESSAGES, QUEUE_EVENTS, QUEUE_SEND_ONCE_MESSAGES; QUEUE_CHECKS=campaigns,events,send-once
- * runs only those (all by default).
+ * runs only those (all by default); QUEUE_YARDSTICKS=1 runs the events' burst through n8n's Webhook node and the bare
+ * community trigger too, and prints the rates side by side.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,6 +66,7 @@ async function main(): Promise<number> {
 			await checkQueueEvents(stack, runner, {
 				...DEFAULT_QUEUE_EVENTS,
 				events: Number(process.env.QUEUE_EVENTS ?? DEFAULT_QUEUE_EVENTS.events),
+				yardsticks: process.env.QUEUE_YARDSTICKS === '1',
 			});
 		}
 		if (checks.includes('send-once')) {
