@@ -16,11 +16,22 @@ function close(server: net.Server): Promise<void> {
 	return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/**
+ * Ports handed out in this process. A port is free only until its server binds it, and a stack keeps its ports while
+ * a process restarts: the OS may offer one again meanwhile, and a task broker given a worker's port left that worker
+ * without its health server (a CI run of test:queue: "Port … is already in use", one worker ran nothing).
+ */
+const handedOut = new Set<number>();
+
 export async function findFreePort(): Promise<number> {
-	const server = await tryListen(0);
-	const { port } = server.address() as net.AddressInfo;
-	await close(server);
-	return port;
+	for (;;) {
+		const server = await tryListen(0);
+		const { port } = server.address() as net.AddressInfo;
+		await close(server);
+		if (handedOut.has(port)) continue;
+		handedOut.add(port);
+		return port;
+	}
 }
 
 /** Fails early with the env var that picks another port, instead of a stack trace from deep inside n8n. */
