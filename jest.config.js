@@ -6,5 +6,6 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
 	testTimeout: 30000,
+	setupFiles: ['<rootDir>/test/helpers/quietN8nLogger.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 };

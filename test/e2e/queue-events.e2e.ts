@@ -170,16 +170,16 @@ export async function checkQueueEvents(
 	const recorder = new EventRecorder();
 	await recorder.start();
 	try {
-		const targets = await createBurstTargets(
-			{ rest: stack.rest, n8nBaseUrl: stack.main.baseUrl },
-			recorder,
-		);
-		const { trigger, webhook, bare, batching } = targets;
-		// Unmeasured yardsticks are active but never delivered to: no need to wait for them.
-		const delivered = settings.yardsticks
-			? [trigger, webhook, bare, batching]
-			: [trigger, batching];
-		for (const target of delivered) {
+		const context = { rest: stack.rest, n8nBaseUrl: stack.main.baseUrl };
+		const { trigger, batching } = await createBurstTargets(context, recorder, [
+			'trigger',
+			'batching',
+		]);
+		const yardsticks = settings.yardsticks
+			? await createBurstTargets(context, recorder, ['webhook', 'bare'])
+			: undefined;
+		const measured = yardsticks ? [yardsticks.webhook, yardsticks.bare] : [];
+		for (const target of [trigger, batching, ...measured]) {
 			await waitUntilRegistered(target);
 			await waitUntilRegistered({ ...target, url: urlAt(target, stack.webhook.baseUrl) });
 		}
@@ -188,15 +188,15 @@ export async function checkQueueEvents(
 		await runner.check(
 			`${settings.events} signed events spread over the main and the webhook process each run once on the workers${settings.yardsticks ? " (rates against n8n's Webhook node and the bare community trigger printed)" : ''}`,
 			async () => {
-				const yardsticks = settings.yardsticks
-					? {
-							webhook: await measure(stack, recorder, webhook, settings),
-							bare: await measure(stack, recorder, bare, settings),
-						}
-					: undefined;
+				const yardstickFigures = yardsticks && {
+					webhook: await measure(stack, recorder, yardsticks.webhook, settings),
+					bare: await measure(stack, recorder, yardsticks.bare, settings),
+				};
 				const triggerFigures = await measure(stack, recorder, trigger, settings);
 				triggerRate = triggerFigures.eventsPerSecond;
-				if (yardsticks) printRatios(triggerRate, yardsticks.webhook, yardsticks.bare);
+				if (yardstickFigures) {
+					printRatios(triggerRate, yardstickFigures.webhook, yardstickFigures.bare);
+				}
 				assertEqual(
 					triggerFigures.answers,
 					[half, half],

@@ -186,11 +186,13 @@ function recorderNode(
 	};
 }
 
+type RecorderNode = ReturnType<typeof recorderNode>;
+
 async function createActiveWorkflow(
 	rest: N8nRestClient,
 	name: string,
 	entry: Record<string, unknown>,
-	recorder: ReturnType<typeof recorderNode>,
+	recorder: RecorderNode,
 ): Promise<string> {
 	return await rest.createActiveWorkflow({
 		name,
@@ -210,7 +212,7 @@ async function createTriggerWorkflow(
 	name: string,
 	webhookId: string,
 	parameters: Record<string, unknown>,
-	recorder: ReturnType<typeof recorderNode>,
+	recorder: RecorderNode,
 ): Promise<string> {
 	const trigger = {
 		id: randomUUID(),
@@ -225,91 +227,97 @@ async function createTriggerWorkflow(
 	return await createActiveWorkflow(rest, name, trigger, recorder);
 }
 
-/**
- * The trigger one execution per delivery and with its batching defaults, n8n's Webhook node, and the bare community
- * trigger, each followed by the same recording HTTP Request node.
- */
-export async function createBurstTargets(
-	context: Pick<E2eContext, 'rest' | 'n8nBaseUrl'>,
-	recorder: EventRecorder,
-): Promise<Record<BurstTarget['source'], BurstTarget>> {
-	const triggerWebhookId = randomUUID();
-	const batchingWebhookId = randomUUID();
-	const bareWebhookId = randomUUID();
-	const webhookPath = `burst-${randomUUID()}`;
-	const trigger = { source: 'trigger' as const, eventIdExpression: '$json.event_id' };
-	const batching = { source: 'batching' as const, eventIdExpression: '$json.event_id' };
-	const webhook = { source: 'webhook' as const, eventIdExpression: '$json.body.event_id' };
-	const bare = { source: 'bare' as const, eventIdExpression: '$json.event_id' };
-	const bareWorkflowId = await createActiveWorkflow(
-		context.rest,
-		'Burst: bare community trigger',
-		{
-			id: randomUUID(),
-			name: 'Bare Trigger',
-			type: BARE_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: bareWebhookId,
-			parameters: {},
-		},
-		recorderNode(recorder, bare),
-	);
-	const triggerWorkflowId = await createTriggerWorkflow(
-		context.rest,
-		'Burst: Messaging Trigger, one execution per delivery',
-		triggerWebhookId,
-		{ batchWaitMs: 0 },
-		recorderNode(recorder, trigger),
-	);
-	const batchingWorkflowId = await createTriggerWorkflow(
-		context.rest,
-		'Burst: Messaging Trigger, batching (defaults)',
-		batchingWebhookId,
-		{},
-		recorderNode(recorder, batching),
-	);
-	const webhookWorkflowId = await createActiveWorkflow(
-		context.rest,
-		'Burst: n8n Webhook node',
-		{
+type BurstSource = BurstTarget['source'];
+
+const EVENT_ID_EXPRESSIONS: Record<BurstSource, string> = {
+	trigger: '$json.event_id',
+	batching: '$json.event_id',
+	webhook: '$json.body.event_id',
+	bare: '$json.event_id',
+};
+
+/** Each source's workflow, activated: its id and the URL a provider posts to. */
+const BURST_WORKFLOWS: Record<
+	BurstSource,
+	(
+		context: Pick<E2eContext, 'rest' | 'n8nBaseUrl'>,
+		recorder: RecorderNode,
+	) => Promise<{ workflowId: string; url: string }>
+> = {
+	trigger: async ({ rest, n8nBaseUrl }, recorder) => {
+		const webhookId = randomUUID();
+		const workflowId = await createTriggerWorkflow(
+			rest,
+			'Burst: Messaging Trigger, one execution per delivery',
+			webhookId,
+			{ batchWaitMs: 0 },
+			recorder,
+		);
+		return { workflowId, url: `${n8nBaseUrl}/webhook/${webhookId}/messaging-events` };
+	},
+	batching: async ({ rest, n8nBaseUrl }, recorder) => {
+		const webhookId = randomUUID();
+		const workflowId = await createTriggerWorkflow(
+			rest,
+			'Burst: Messaging Trigger, batching (defaults)',
+			webhookId,
+			{},
+			recorder,
+		);
+		return { workflowId, url: `${n8nBaseUrl}/webhook/${webhookId}/messaging-events` };
+	},
+	webhook: async ({ rest, n8nBaseUrl }, recorder) => {
+		const path = `burst-${randomUUID()}`;
+		const entry = {
 			id: randomUUID(),
 			name: 'Webhook',
 			type: 'n8n-nodes-base.webhook',
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: randomUUID(),
-			parameters: {
-				httpMethod: 'POST',
-				path: webhookPath,
-				responseMode: 'onReceived',
-				options: {},
-			},
-		},
-		recorderNode(recorder, webhook),
-	);
-	return {
-		trigger: {
-			...trigger,
-			url: `${context.n8nBaseUrl}/webhook/${triggerWebhookId}/messaging-events`,
-			workflowId: triggerWorkflowId,
-		},
-		batching: {
-			...batching,
-			url: `${context.n8nBaseUrl}/webhook/${batchingWebhookId}/messaging-events`,
-			workflowId: batchingWorkflowId,
-		},
-		webhook: {
-			...webhook,
-			url: `${context.n8nBaseUrl}/webhook/${webhookPath}`,
-			workflowId: webhookWorkflowId,
-		},
-		bare: {
-			...bare,
-			url: `${context.n8nBaseUrl}/webhook/${bareWebhookId}/events`,
-			workflowId: bareWorkflowId,
-		},
-	};
+			parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		};
+		const workflowId = await createActiveWorkflow(rest, 'Burst: n8n Webhook node', entry, recorder);
+		return { workflowId, url: `${n8nBaseUrl}/webhook/${path}` };
+	},
+	bare: async ({ rest, n8nBaseUrl }, recorder) => {
+		const webhookId = randomUUID();
+		const entry = {
+			id: randomUUID(),
+			name: 'Bare Trigger',
+			type: BARE_TRIGGER_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId,
+			parameters: {},
+		};
+		const workflowId = await createActiveWorkflow(
+			rest,
+			'Burst: bare community trigger',
+			entry,
+			recorder,
+		);
+		return { workflowId, url: `${n8nBaseUrl}/webhook/${webhookId}/events` };
+	},
+};
+
+/**
+ * The workflows of the sources asked for, each followed by the same recording HTTP Request node: the trigger one
+ * execution per delivery and with its batching defaults, n8n's Webhook node, the bare community trigger. Only those:
+ * every active workflow registers on each n8n process, and again at each restart.
+ */
+export async function createBurstTargets<S extends BurstSource>(
+	context: Pick<E2eContext, 'rest' | 'n8nBaseUrl'>,
+	recorder: EventRecorder,
+	sources: readonly S[],
+): Promise<Record<S, BurstTarget>> {
+	const targets = {} as Record<S, BurstTarget>;
+	for (const source of sources) {
+		const target = { source, eventIdExpression: EVENT_ID_EXPRESSIONS[source] };
+		const created = await BURST_WORKFLOWS[source](context, recorderNode(recorder, target));
+		targets[source] = { ...target, ...created };
+	}
+	return targets;
 }
 
 /**
@@ -460,7 +468,12 @@ export async function checkTriggerBurst(
 	const recorder = new EventRecorder();
 	await recorder.start();
 	try {
-		const targets = await createBurstTargets(context, recorder);
+		const targets = await createBurstTargets(context, recorder, [
+			'webhook',
+			'bare',
+			'trigger',
+			'batching',
+		]);
 		const figures = await measureBursts(
 			context,
 			recorder,

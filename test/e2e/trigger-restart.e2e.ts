@@ -43,7 +43,7 @@ export async function checkTriggerRestart(
 	const recorder = new EventRecorder();
 	await recorder.start();
 	try {
-		const { trigger } = await createBurstTargets(context, recorder);
+		const { trigger } = await createBurstTargets(context, recorder, ['trigger']);
 		await waitUntilRegistered(trigger);
 		await runner.check(
 			`${settings.events} events accepted at ${settings.concurrency} concurrent deliveries, n8n restarted, all delivered again: none runs twice`,
@@ -155,7 +155,7 @@ export async function checkRecoveredBatch(
 	const recorder = new EventRecorder();
 	await recorder.start();
 	try {
-		const { batching } = await createBurstTargets(context, recorder);
+		const { batching } = await createBurstTargets(context, recorder, ['batching']);
 		await waitUntilRegistered(batching);
 		await runner.check(
 			`an execution n8n stored with ${events} events but never started, n8n restarted, the events delivered again: each runs once`,

@@ -19,9 +19,6 @@ import { processedDataStore } from './processedDataStore';
 import { MESSAGING_NODE_TYPE } from './nodeFixtures';
 import { testNodeTypes, testNodeTypesWith } from './nodeTypes';
 
-// Node errors are part of what the tests assert; n8n's logger would print each one again. N8N_LOG_LEVEL=info shows them.
-process.env.N8N_LOG_LEVEL ??= 'silent';
-
 export interface WorkflowJson {
 	name?: string;
 	nodes: INode[];
