@@ -236,36 +236,26 @@ const EVENT_ID_EXPRESSIONS: Record<BurstSource, string> = {
 	bare: '$json.event_id',
 };
 
-/** Each source's workflow, activated: its id and the URL a provider posts to. */
-const BURST_WORKFLOWS: Record<
-	BurstSource,
-	(
-		context: Pick<E2eContext, 'rest' | 'n8nBaseUrl'>,
-		recorder: RecorderNode,
-	) => Promise<{ workflowId: string; url: string }>
-> = {
-	trigger: async ({ rest, n8nBaseUrl }, recorder) => {
+/** One source's workflow, activated: its id and the URL a provider posts to. */
+type BurstWorkflow = (
+	context: Pick<E2eContext, 'rest' | 'n8nBaseUrl'>,
+	recorder: RecorderNode,
+) => Promise<{ workflowId: string; url: string }>;
+
+/** The Messaging Trigger with these parameters: the per-delivery and the batching source differ in nothing else. */
+function triggerSource(name: string, parameters: Record<string, unknown>): BurstWorkflow {
+	return async ({ rest, n8nBaseUrl }, recorder) => {
 		const webhookId = randomUUID();
-		const workflowId = await createTriggerWorkflow(
-			rest,
-			'Burst: Messaging Trigger, one execution per delivery',
-			webhookId,
-			{ batchWaitMs: 0 },
-			recorder,
-		);
+		const workflowId = await createTriggerWorkflow(rest, name, webhookId, parameters, recorder);
 		return { workflowId, url: `${n8nBaseUrl}/webhook/${webhookId}/messaging-events` };
-	},
-	batching: async ({ rest, n8nBaseUrl }, recorder) => {
-		const webhookId = randomUUID();
-		const workflowId = await createTriggerWorkflow(
-			rest,
-			'Burst: Messaging Trigger, batching (defaults)',
-			webhookId,
-			{},
-			recorder,
-		);
-		return { workflowId, url: `${n8nBaseUrl}/webhook/${webhookId}/messaging-events` };
-	},
+	};
+}
+
+const BURST_WORKFLOWS: Record<BurstSource, BurstWorkflow> = {
+	trigger: triggerSource('Burst: Messaging Trigger, one execution per delivery', {
+		batchWaitMs: 0,
+	}),
+	batching: triggerSource('Burst: Messaging Trigger, batching (defaults)', {}),
 	webhook: async ({ rest, n8nBaseUrl }, recorder) => {
 		const path = `burst-${randomUUID()}`;
 		const entry = {
