@@ -16,13 +16,13 @@ import * as tuning from './concurrencyTuning';
  * How many requests may be on the wire, found while sending, in the manner of Netflix's concurrency-limits (a
  * gradient of the fastest round trip over the current one, a square-root probe) and the AWS SDK's adaptive mode (a
  * multiplicative cut on throttling): it grows while the round trip holds, and shrinks on a 429 and when the
- * provider's budget cannot pay for what is in flight. Slow start ends at the first round trip a step lengthened,
- * undoing the step (as TCP's HyStart leaves slow start on a rise in delay). Past it, a longer round trip alone
- * cannot tell a provider's queue from n8n's own (n8n spends milliseconds of CPU on every request), so a probe that
- * lengthened it is judged by what it delivered (Little's law, as TCP Vegas and BBR read it): kept when the answers
- * per second rose with it, undone when they did not. Decisions are made once per round trip: a window closes when
- * as many requests as the limit, all started after the previous decision, have answered, so every decision sees
- * the one before.
+ * provider's budget cannot pay for what is in flight. Slow start ends when a step lengthened the round trip in its
+ * own burst and in the round trip after it, undoing the step (as TCP's HyStart leaves slow start on a rise in
+ * delay). Past it, a longer round trip alone cannot tell a provider's queue from n8n's own (n8n spends milliseconds
+ * of CPU on every request), so a probe that lengthened it is judged by what it delivered (Little's law, as TCP Vegas
+ * and BBR read it): kept when the answers per second rose with it, undone when they did not. Decisions are made
+ * once per round trip: a window closes when as many requests as the limit, all started after the previous
+ * decision, have answered, so every decision sees the one before.
  */
 export class AdaptiveConcurrencyLimit {
 	readonly upperBound: number;
@@ -150,7 +150,7 @@ export class AdaptiveConcurrencyLimit {
 			if (reading.filled) this.stepUp(reading.rate, firstRoundTrip);
 			this.window = this.freshWindow();
 		} else if (step && reading.filled) {
-			if (this.search.slowStart) this.leaveSlowStart(step, reading.median);
+			if (this.search.slowStart) this.afterSlowStartStep(step, reading.median);
 			else this.settleStep(step, reading.rate);
 		} else if (!this.search.slowStart && reading.lucky <= tolerated) {
 			this.slowRoundTrips = 0;
@@ -169,7 +169,23 @@ export class AdaptiveConcurrencyLimit {
 	}
 
 	/**
-	 * Slow start ends at the first round trip its step lengthened, as TCP's HyStart does on a rise in delay: its
+	 * A step's requests leave n8n at once, and each one it adds opens a connection of its own: the burst pays a
+	 * one-off cost that n8n's CPU and the new connections add to its last requests, on a slow host more than the
+	 * tolerance. So a step that read slow holds for one more round trip at the same limit, whose requests leave as
+	 * answers come back on warm connections: still slow, the queue is the provider's and slow start ends there;
+	 * held, the search goes on growing.
+	 */
+	private afterSlowStartStep(step: Step, roundTrip: number): void {
+		if (step.burstReadSlow) {
+			this.leaveSlowStart(step, roundTrip);
+			return;
+		}
+		this.lastStep = { ...step, burstReadSlow: true };
+		this.window = this.freshWindow();
+	}
+
+	/**
+	 * Slow start ends on a step that lengthened the round trip, as TCP's HyStart does on a rise in delay: its
 	 * windows are bursts (the step's requests leave at once, and n8n queues them behind each other), whose answers
 	 * per second say little, so it does not wait to judge them. The limit goes back to what the provider answers
 	 * unqueued (answers per millisecond, limit ÷ round trip, times the fastest round trip: the estimate of TCP Vegas
@@ -198,8 +214,7 @@ export class AdaptiveConcurrencyLimit {
 	 */
 	private afterSlowRoundTrip(gradient: number, reading: WindowReading): void {
 		this.slowRoundTrips++;
-		const slowEnough = this.search.slowStart ? 1 : tuning.SLOW_ROUND_TRIPS_TO_CUT;
-		if (this.slowRoundTrips < slowEnough) {
+		if (this.slowRoundTrips < tuning.SLOW_ROUND_TRIPS_TO_CUT) {
 			this.window = this.freshWindow();
 			return;
 		}

@@ -111,12 +111,14 @@ describe('AdaptiveConcurrencyLimit', () => {
 		expect(limit.current).toBe(20);
 	});
 
-	test('slow start ends at the first round trip its step lengthened, and that step is undone at once', async () => {
+	test('slow start ends when its step lengthened the round trip and the next one at that limit, and the step is undone', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
+		expect(limit.current).toBe(90);
+		await roundTrip(limit, clock, 400);
 		expect(limit.current).toBe(90);
 		await roundTrip(limit, clock, 400);
 		expect(limit.current).toBe(60);
@@ -125,12 +127,26 @@ describe('AdaptiveConcurrencyLimit', () => {
 		expect(limit.current).toBe(Math.floor(60 + Math.sqrt(60)));
 	});
 
+	test("a step slow in its own burst but not in the next round trip goes on growing: the burst's cost was one-off", async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({}, clock);
+		await roundTrip(limit, clock, 100);
+		expect(limit.current).toBe(40);
+		// n8n sends the step's 35 new requests back to back, each opening a connection: the last wait up to 217 ms.
+		await roundTripEach(limit, clock, (index) => (index < 5 ? 100 : 100 + 3 * index));
+		expect(limit.current).toBe(40);
+		// At the same limit, on open connections, the round trip holds.
+		await roundTrip(limit, clock, 110);
+		expect(limit.current).toBe(60);
+	});
+
 	test('the jump from 5 to 40 that lengthened the round trip goes back to what the provider answered unqueued', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
 		expect(limit.current).toBe(40);
-		// 40 in flight take 250 ms: 0.16 answers per ms, which at the unloaded 100 ms fill 16 in flight.
+		// 40 in flight take 250 ms, twice: 0.16 answers per ms, which at the unloaded 100 ms fill 16 in flight.
+		await roundTrip(limit, clock, 250);
 		await roundTrip(limit, clock, 250);
 		expect(limit.current).toBe(16);
 		await roundTrip(limit, clock, 100);
@@ -143,8 +159,10 @@ describe('AdaptiveConcurrencyLimit', () => {
 		// A provider hiccup: the first 5 take 160 ms, which would tolerate 240.
 		await roundTrip(limit, clock, 160);
 		expect(limit.current).toBe(40);
-		// The first half of the step meets the provider's 100 ms; the half that met 40 in flight takes 200.
+		// The first half of the step meets the provider's 100 ms; the half that met 40 in flight takes 200, and so
+		// does the round trip after it.
 		await roundTripEach(limit, clock, (index) => (index < 20 ? 100 : 200));
+		await roundTrip(limit, clock, 200);
 		expect(limit.current).toBe(20);
 	});
 
@@ -164,6 +182,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 400);
+		await roundTrip(limit, clock, 400);
 		expect(limit.current).toBe(40);
 		await roundTrip(limit, clock, 100);
 		expect(limit.current).toBe(46);
@@ -178,6 +197,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
+		await roundTrip(limit, clock, 400);
 		await roundTrip(limit, clock, 400);
 		expect(limit.current).toBe(10);
 		// After a stall, the 2 requests n8n sends first meet an emptied queue; the other 8 wait out the stall.
@@ -195,14 +215,15 @@ describe('AdaptiveConcurrencyLimit', () => {
 		// A busy host: every request in flight adds a millisecond of its CPU to every round trip.
 		const hostBound = () => 100 + limit.current;
 		const seen = [limit.current];
-		for (let trip = 0; trip < 8; trip++) {
+		for (let trip = 0; trip < 9; trip++) {
 			await roundTrip(limit, clock, hostBound());
 			seen.push(limit.current);
 		}
-		// 60 in flight take 160 ms, past the 157.5 ms the fastest round trip (105 ms) tolerates: slow start ends
-		// back at 40. The probes to 46 and 53 hold; the one to 60 takes 160 ms, past it again, yet delivers 0.375
-		// answers per ms against 53's 0.347: kept after two round trips, not undone to 53.
-		expect(seen).toEqual([5, 40, 60, 40, 46, 53, 60, 60, 60]);
+		// 60 in flight take 160 ms, past the 157.5 ms the fastest round trip (105 ms) tolerates, in the step's round
+		// trip and the next: slow start ends back at 40. The probes to 46 and 53 hold; the one to 60 takes 160 ms,
+		// past it again, yet delivers 0.375 answers per ms against 53's 0.347: kept after two round trips, not undone
+		// to 53.
+		expect(seen).toEqual([5, 40, 60, 60, 40, 46, 53, 60, 60, 60]);
 	});
 
 	test('after a cut it probes upward by √limit per round trip, not by half', async () => {
@@ -282,9 +303,30 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		await roundTrip(second, clock, 200);
 		expect(second.current).toBe(90);
 		// A queue forming is read against the latency the last run knew, not taken as the new normal: the step that
-		// doubled the round trip ends slow start, undone.
+		// doubled the round trip, twice, ends slow start, undone.
+		await roundTrip(second, clock, 400);
 		await roundTrip(second, clock, 400);
 		expect(second.current).toBe(60);
+	});
+
+	test('a run that resumes a pace starts with a burst of that many: one slow round trip holds it, two cut it', async () => {
+		const clock = new VirtualClock();
+		const pace = slot();
+		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
+		await roundTrip(first, clock, 200);
+		await roundTrip(first, clock, 200);
+		const held = new AdaptiveConcurrencyLimit({ pace }, clock);
+		await roundTrip(held, clock, 600);
+		expect(held.current).toBe(60);
+		await roundTrip(held, clock, 200);
+		expect(held.current).toBe(90);
+		const resumed = new AdaptiveConcurrencyLimit({ pace }, clock);
+		expect(resumed.current).toBe(90);
+		await roundTrip(resumed, clock, 600);
+		expect(resumed.current).toBe(90);
+		await roundTrip(resumed, clock, 600);
+		// Slow start cuts by the gradient (300 ms tolerated ÷ 600), at most by half.
+		expect(resumed.current).toBe(45);
 	});
 
 	test('a pace older than PACE_KEPT_MS is not reused', async () => {
