@@ -169,11 +169,11 @@ export class AdaptiveConcurrencyLimit {
 	}
 
 	/**
-	 * A step's requests leave n8n at once, and each one it adds opens a connection of its own: the burst pays a
-	 * one-off cost that n8n's CPU and the new connections add to its last requests, on a slow host more than the
-	 * tolerance. So a step that read slow holds for one more round trip at the same limit, whose requests leave as
-	 * answers come back on warm connections: still slow, the queue is the provider's and slow start ends there;
-	 * held, the search goes on growing.
+	 * A step's requests leave n8n at once: n8n spends milliseconds of CPU on each, back to back, and those beyond the
+	 * connections already open must open one. That one-off cost lands on the burst's last requests, on a slow host
+	 * more than the tolerance. So a step that read slow holds for one more round trip at the same limit, whose
+	 * requests leave as answers come back: still slow, the queue is the provider's and slow start ends there; held,
+	 * the search goes on growing.
 	 */
 	private afterSlowStartStep(step: Step, roundTrip: number): void {
 		if (step.burstReadSlow) {
