@@ -171,16 +171,17 @@ export class AdaptiveConcurrencyLimit {
 	/**
 	 * A step's requests leave n8n at once: n8n spends milliseconds of CPU on each, back to back, and those beyond the
 	 * connections already open must open one. That one-off cost lands on the burst's last requests, on a slow host
-	 * more than the tolerance. So a step that read slow holds for one more round trip at the same limit, whose
-	 * requests leave as answers come back: still slow, the queue is the provider's and slow start ends there; held,
-	 * the search goes on growing.
+	 * more than the tolerance. So a step that read slow holds at the same limit, as a rise with no step does, until
+	 * SLOW_ROUND_TRIPS_TO_CUT round trips in a row read slow; the ones after the burst leave as answers come back:
+	 * still slow, the queue is the provider's and slow start ends there; held, the search goes on growing.
 	 */
 	private afterSlowStartStep(step: Step, roundTrip: number): void {
-		if (step.burstReadSlow) {
+		this.slowRoundTrips++;
+		if (this.slowRoundTrips >= tuning.SLOW_ROUND_TRIPS_TO_CUT) {
 			this.leaveSlowStart(step, roundTrip);
 			return;
 		}
-		this.lastStep = { ...step, burstReadSlow: true };
+		this.lastStep = step;
 		this.window = this.freshWindow();
 	}
 

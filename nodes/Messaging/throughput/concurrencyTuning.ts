@@ -23,8 +23,8 @@ export const SLOW_START_GROWTH = 1.5;
 // (Netflix's default tolerance).
 export const LATENCY_TOLERANCE = 1.5;
 // A busy n8n host stalls its event loop now and then, and every request in flight looks slow at once; a burst
-// (a step's new requests, a run resuming its pace) pays n8n's CPU and new connections once: only a rise that lasts
-// this many round trips in a row is the provider queueing.
+// (a step's new requests, a run resuming its pace) pays n8n's CPU on requests sent back to back once: only a rise
+// that lasts this many round trips in a row is the provider queueing.
 export const SLOW_ROUND_TRIPS_TO_CUT = 2;
 // n8n itself is often the bottleneck (its HTTP helper costs milliseconds of CPU per request), and then every
 // request waits in its event loop: a rise of less than this is the host queueing, not the provider.

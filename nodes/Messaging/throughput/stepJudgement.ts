@@ -9,8 +9,6 @@ export interface Step {
 	fromRate: number;
 	/** The rate of the first slow round trip at the new limit, while a second one is awaited. */
 	firstRate?: number;
-	/** Slow start: the step's own burst read slow, and the round trip after it, at the same limit, is awaited. */
-	burstReadSlow?: true;
 }
 
 export type StepVerdict =
