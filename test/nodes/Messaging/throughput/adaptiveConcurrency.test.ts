@@ -132,10 +132,10 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
 		expect(limit.current).toBe(40);
-		// n8n sends the step's 35 new requests back to back, each opening a connection: the last wait up to 217 ms.
+		// n8n sends the step's 35 new requests back to back: the last wait up to 217 ms.
 		await roundTripEach(limit, clock, (index) => (index < 5 ? 100 : 100 + 3 * index));
 		expect(limit.current).toBe(40);
-		// At the same limit, on open connections, the round trip holds.
+		// At the same limit, its requests leaving as answers come back, the round trip holds.
 		await roundTrip(limit, clock, 110);
 		expect(limit.current).toBe(60);
 	});
@@ -290,12 +290,21 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		key: 'credential\u0000https://api.test',
 	});
 
+	/** A run to the slot's provider that went 5, then 40 in flight at 200 ms and left its pace at 60, in slow start. */
+	async function learningRun(
+		pace: PaceSlot,
+		clock: VirtualClock,
+	): Promise<AdaptiveConcurrencyLimit> {
+		const run = new AdaptiveConcurrencyLimit({ pace }, clock);
+		await roundTrip(run, clock, 200);
+		await roundTrip(run, clock, 200);
+		return run;
+	}
+
 	test('the next run starts at the pace the last one learnt, and goes on searching from there', async () => {
 		const clock = new VirtualClock();
 		const pace = slot();
-		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		await roundTrip(first, clock, 200);
-		await roundTrip(first, clock, 200);
+		const first = await learningRun(pace, clock);
 		expect(first.current).toBe(60);
 		const second = new AdaptiveConcurrencyLimit({ pace }, clock);
 		expect(second.current).toBe(60);
@@ -312,9 +321,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 	test('a run that resumes a pace starts with a burst of that many: one slow round trip holds it, two cut it', async () => {
 		const clock = new VirtualClock();
 		const pace = slot();
-		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		await roundTrip(first, clock, 200);
-		await roundTrip(first, clock, 200);
+		await learningRun(pace, clock);
 		const held = new AdaptiveConcurrencyLimit({ pace }, clock);
 		await roundTrip(held, clock, 600);
 		expect(held.current).toBe(60);
@@ -332,9 +339,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 	test('a pace older than PACE_KEPT_MS is not reused', async () => {
 		const clock = new VirtualClock();
 		const pace = slot();
-		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		await roundTrip(first, clock, 200);
-		await roundTrip(first, clock, 200);
+		await learningRun(pace, clock);
 		const learnt = new AdaptiveConcurrencyLimit({ pace }, clock).current;
 		await clock.run(clock.sleep(PACE_KEPT_MS + 1));
 		expect(learnt).toBe(60);
@@ -344,9 +349,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 	test('a pace cut by a 429 is not reused, nor anything the run learns after it', async () => {
 		const clock = new VirtualClock();
 		const pace = slot();
-		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		await roundTrip(first, clock, 200);
-		await roundTrip(first, clock, 200);
+		const first = await learningRun(pace, clock);
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(60);
 		await roundTrip(first, clock, 200, 'rate_limited');
 		expect(first.current).toBe(Math.floor(60 * 0.7));
@@ -358,9 +361,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 	test('a pace cut to what the provider budget left is not reused', async () => {
 		const clock = new VirtualClock();
 		const pace = slot();
-		const first = new AdaptiveConcurrencyLimit({ pace }, clock);
-		await roundTrip(first, clock, 200);
-		await roundTrip(first, clock, 200);
+		const first = await learningRun(pace, clock);
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(60);
 		first.recordProviderBudget({ remaining: 2, quota: 100, windowSeconds: 60 });
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
