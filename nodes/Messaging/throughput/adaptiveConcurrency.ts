@@ -169,20 +169,23 @@ export class AdaptiveConcurrencyLimit {
 	}
 
 	/**
-	 * A step's requests leave n8n at once: n8n spends milliseconds of CPU on each, back to back, and those beyond the
-	 * connections already open must open one. That one-off cost lands on the burst's last requests, on a slow host
-	 * more than the tolerance. So a step that read slow holds at the same limit, as a rise with no step does, until
-	 * SLOW_ROUND_TRIPS_TO_CUT round trips in a row read slow; the ones after the burst leave as answers come back:
-	 * still slow, the queue is the provider's and slow start ends there; held, the search goes on growing.
+	 * A step's requests leave n8n at once, and n8n spends milliseconds of CPU on each, back to back: a one-off cost
+	 * that lands on the burst's last requests, on a slow host more than the tolerance. So a step that read slow holds
+	 * at the same limit, as a rise with no step does, until SLOW_ROUND_TRIPS_TO_CUT round trips in a row read slow;
+	 * the ones after the burst leave as answers come back: still slow, the queue is the provider's and slow start
+	 * ends there; held, the search goes on growing.
 	 */
 	private afterSlowStartStep(step: Step, roundTrip: number): void {
+		if (this.slowEnoughToCut()) this.leaveSlowStart(step, roundTrip);
+		else this.lastStep = step;
+	}
+
+	/** Counts a slow round trip: true once SLOW_ROUND_TRIPS_TO_CUT in a row read slow, else the next is awaited. */
+	private slowEnoughToCut(): boolean {
 		this.slowRoundTrips++;
-		if (this.slowRoundTrips >= tuning.SLOW_ROUND_TRIPS_TO_CUT) {
-			this.leaveSlowStart(step, roundTrip);
-			return;
-		}
-		this.lastStep = step;
+		if (this.slowRoundTrips >= tuning.SLOW_ROUND_TRIPS_TO_CUT) return true;
 		this.window = this.freshWindow();
+		return false;
 	}
 
 	/**
@@ -214,11 +217,7 @@ export class AdaptiveConcurrencyLimit {
 	 * the provider, or a provider slowing down.
 	 */
 	private afterSlowRoundTrip(gradient: number, reading: WindowReading): void {
-		this.slowRoundTrips++;
-		if (this.slowRoundTrips < tuning.SLOW_ROUND_TRIPS_TO_CUT) {
-			this.window = this.freshWindow();
-			return;
-		}
+		if (!this.slowEnoughToCut()) return;
 		if (this.current === tuning.MIN_LIMIT) {
 			// Still slow with one request in flight: the provider got slower for everyone, not because of us.
 			// That latency is its new unloaded one, and the search starts again from here.
