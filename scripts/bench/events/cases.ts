@@ -93,13 +93,13 @@ export interface EventCase {
 }
 
 /**
- * In this order in each setting: the floor first (the paced cases need its rate) and at the campaign's pace (the
- * batching trigger's peak memory is held to it: the same load), then the batching trigger, then
- * the cases with an execution per delivery. Those run hundreds of executions at once, and n8n keeps most of the
+ * In this order in each setting: the floor at the campaign's pace first, in a fresh n8n (the batching trigger's peak
+ * memory is held to its peak under the same load); the floor unpaced, whose rate paces the cases after it, with the
+ * trigger alone right after it (runPlan measures the floor again right after that); the rest of the batching trigger;
+ * then the cases with an execution per delivery. Those run hundreds of executions at once, and n8n keeps most of the
  * memory they took: run first, they would count in the batching trigger's peak.
  */
 export const CASES: EventCase[] = [
-	{ key: 'floor', label: "n8n's floor (no execution)", kind: 'floor', perPost: 1 },
 	{
 		key: 'floorCampaign',
 		label: "n8n's floor, at the campaign's pace",
@@ -107,7 +107,7 @@ export const CASES: EventCase[] = [
 		perPost: 1,
 		pace: 'campaign',
 	},
-	{ key: 'batching', label: 'trigger, batching', kind: 'batching', perPost: 1, pace: 'campaign' },
+	{ key: 'floor', label: "n8n's floor (no execution)", kind: 'floor', perPost: 1 },
 	{
 		key: 'atFloorRate',
 		label: "trigger, batching, at the floor's rate, the trigger alone",
@@ -115,6 +115,7 @@ export const CASES: EventCase[] = [
 		perPost: 1,
 		pace: 'floor',
 	},
+	{ key: 'batching', label: 'trigger, batching', kind: 'batching', perPost: 1, pace: 'campaign' },
 	{
 		key: 'belowFloorRate',
 		label: "trigger, batching, at 0.8 × the floor's rate",
