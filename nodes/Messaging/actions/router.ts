@@ -87,6 +87,30 @@ function splitOutcomes(outcomes: ItemOutcome[]) {
 	return { failed, waits, sends };
 }
 
+/**
+ * Its own frame: an async function keeps its locals while it waits, so the array of every prepared request, held
+ * here, would outlive the sends that drop each request as it goes. Send once takes out what this node had
+ * acknowledged before, as a skipped item in its slot.
+ */
+async function prepareSends(
+	context: IExecuteFunctions,
+	parameters: ItemParameters,
+	operation: OperationModule,
+	{ itemCount, continueOnFail }: { itemCount: number; continueOnFail: boolean },
+) {
+	const { failed, waits, sends } = splitOutcomes(
+		prepareAll(parameters, operation, itemCount, continueOnFail),
+	);
+	const sendOnce = await startSendOnce(
+		context,
+		operation,
+		parameters,
+		{ sends, results: failed },
+		continueOnFail,
+	);
+	return { failed, waits, sendOnce };
+}
+
 /** Every item is validated before any is sent, so a bad row never leaves half a batch delivered. */
 async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const continueOnFail = this.continueOnFail();
@@ -99,19 +123,10 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	// An agent that runs its tools itself hands the model "" for a thrown error, but reads an item.
 	if (refusal && this.isToolExecution()) return [[errorItem(this, refusal, 0)]];
 	if (refusal) throw refusal;
-	const {
-		failed,
-		waits,
-		sends: prepared,
-	} = splitOutcomes(prepareAll(parameters, operation, itemCount, continueOnFail));
-	// Send once: what this node had acknowledged before leaves the sends, as a skipped item in its slot.
-	const sendOnce = await startSendOnce(
-		this,
-		operation,
-		parameters,
-		{ sends: prepared, results: failed },
+	const { failed, waits, sendOnce } = await prepareSends(this, parameters, operation, {
+		itemCount,
 		continueOnFail,
-	);
+	});
 	const { sends } = sendOnce;
 	let sent = new Map<number, INodeExecutionData>();
 	try {

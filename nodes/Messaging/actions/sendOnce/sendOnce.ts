@@ -133,13 +133,19 @@ async function withRecord(
 			left.push(send);
 		}
 	}
+	// Counts, not the sends: a closure over them would keep every prepared request of the run until its end.
+	const total = sends.length;
+	const skipped = total - left.length;
 	return {
 		sends: left,
-		acknowledged: (itemIndex) => record.acknowledged(identityOf.get(itemIndex)!),
+		acknowledged: (itemIndex) => {
+			record.acknowledged(identityOf.get(itemIndex)!);
+			identityOf.delete(itemIndex);
+		},
 		finish: async () => {
 			const writeError = await record.finish();
 			if (writeError) hintRecordFailure(context, writeError);
-			hintSkipped(context, sends.length - left.length, sends.length, windowMs);
+			hintSkipped(context, skipped, total, windowMs);
 		},
 	};
 }

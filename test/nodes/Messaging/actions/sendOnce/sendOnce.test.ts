@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { INodeExecutionData } from 'n8n-workflow';
+
+import * as sendPrepared from '../../../../../nodes/Messaging/actions/sendPrepared';
 
 import { processedDataStore } from '../../../../helpers/processedDataStore';
 import { formFields, useSandbox } from '../../../../helpers/sandboxForTests';
@@ -322,5 +326,34 @@ describe('bad keys are refused before anything is sent', () => {
 			"Item 1: 'Options > Idempotency Key' is empty for this item",
 		);
 		expect(acceptedPhones()).toEqual(['+919820000000', '+919820000002']);
+	});
+});
+
+describe('memory', () => {
+	v8.setFlagsFromString('--expose-gc');
+	const collectGarbage = vm.runInNewContext('gc') as () => void;
+	// A function of its own: a loop variable left in the spy's frame would hold the last send.
+	const weakRefsTo = (values: Array<object | undefined>) =>
+		values.map((value) => new WeakRef(value!));
+
+	test('a prepared send is let go once sent, though the record outlives the sends', async () => {
+		const sendAll = sendPrepared.sendAll;
+		let refs: Array<WeakRef<object>> = [];
+		let heldWhenSent = -1;
+		jest.spyOn(sendPrepared, 'sendAll').mockImplementation(async (...args) => {
+			refs = weakRefsTo(args[1]);
+			const sent = await sendAll(...args);
+			// A WeakRef keeps its target to the end of the job that made or read it.
+			await new Promise((resolve) => setImmediate(resolve));
+			collectGarbage();
+			heldWhenSent = refs.filter((ref) => ref.deref() !== undefined).length;
+			return sent;
+		});
+		const { error } = await campaign({ items: rows(40) })();
+
+		expect(error).toBeUndefined();
+		expect(acceptedPhones()).toHaveLength(40);
+		expect(refs).toHaveLength(40);
+		expect(heldWhenSent).toBe(0);
 	});
 });
