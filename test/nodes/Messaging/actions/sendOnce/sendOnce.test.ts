@@ -4,7 +4,6 @@ import vm from 'node:vm';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import * as sendPrepared from '../../../../../nodes/Messaging/actions/sendPrepared';
-
 import { processedDataStore } from '../../../../helpers/processedDataStore';
 import { formFields, useSandbox } from '../../../../helpers/sandboxForTests';
 import { loadWorkflowFixture, runWorkflow } from '../../../../helpers/runWorkflow';
@@ -336,24 +335,30 @@ describe('memory', () => {
 	const weakRefsTo = (values: Array<object | undefined>) =>
 		values.map((value) => new WeakRef(value!));
 
-	test('a prepared send is let go once sent, though the record outlives the sends', async () => {
-		const sendAll = sendPrepared.sendAll;
-		let refs: Array<WeakRef<object>> = [];
-		let heldWhenSent = -1;
-		jest.spyOn(sendPrepared, 'sendAll').mockImplementation(async (...args) => {
-			refs = weakRefsTo(args[1]);
-			const sent = await sendAll(...args);
-			// A WeakRef keeps its target to the end of the job that made or read it.
-			await new Promise((resolve) => setImmediate(resolve));
-			collectGarbage();
-			heldWhenSent = refs.filter((ref) => ref.deref() !== undefined).length;
-			return sent;
-		});
-		const { error } = await campaign({ items: rows(40) })();
+	test.each([24, 0])(
+		'a prepared send is let go once sent, Send Once Within %d h',
+		async (hours) => {
+			const sendAll = sendPrepared.sendAll;
+			let refs: Array<WeakRef<object>> = [];
+			let heldWhenSent = -1;
+			jest.spyOn(sendPrepared, 'sendAll').mockImplementation(async (...args) => {
+				refs = weakRefsTo(args[1]);
+				const sent = await sendAll(...args);
+				// A WeakRef keeps its target to the end of the job that made or read it.
+				await new Promise((resolve) => setImmediate(resolve));
+				collectGarbage();
+				heldWhenSent = refs.filter((ref) => ref.deref() !== undefined).length;
+				return sent;
+			});
+			const { error } = await campaign({
+				items: rows(40),
+				parameters: { Messaging: { options: { sendOnceHours: hours } } },
+			})();
 
-		expect(error).toBeUndefined();
-		expect(acceptedPhones()).toHaveLength(40);
-		expect(refs).toHaveLength(40);
-		expect(heldWhenSent).toBe(0);
-	});
+			expect(error).toBeUndefined();
+			expect(acceptedPhones()).toHaveLength(40);
+			expect(refs).toHaveLength(40);
+			expect(heldWhenSent).toBe(0);
+		},
+	);
 });
