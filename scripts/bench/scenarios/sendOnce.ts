@@ -30,6 +30,12 @@ export interface CostProvider {
 	 * each and steady within 1 %, one.
 	 */
 	orderPairs: (repetitions: number, size: number) => number;
+	/**
+	 * Rounds of both cases in one process, the second in the reverse order (on off off on). At 10,000 messages two
+	 * like branches of one process differed by 4 to 17 % either way (29 Nov): a second round halves what a
+	 * process's ratio owes to that, and a drift over the process weighs on both cases alike, for ~20 s a process.
+	 */
+	roundsPerProcess: (size: number) => number;
 	warmUpSends: number;
 }
 
@@ -47,6 +53,7 @@ export const PROVIDERS: CostProvider[] = [
 		rateLimit: null,
 		options: {},
 		orderPairs: (repetitions, size) => (size <= 1_000 ? 2 * repetitions : repetitions),
+		roundsPerProcess: (size) => (size <= 1_000 ? 1 : 2),
 		warmUpSends: 5_000,
 	},
 	{
@@ -55,6 +62,7 @@ export const PROVIDERS: CostProvider[] = [
 		rateLimit: { perSecond: 100, burst: 100 },
 		options: { maxPerSecond: 100 },
 		orderPairs: () => 1,
+		roundsPerProcess: () => 1,
 		warmUpSends: 200,
 	},
 ];
@@ -72,9 +80,9 @@ export interface Sample extends CaseSample {
 	peakRssMb: number;
 }
 
-/** Both cases of one repetition, measured in the same n8n process. */
+/** Both cases of one round, measured in the same n8n process. */
 export type Pair = Record<CaseKey, Sample>;
-/** Pairs per `provider/size`, one per repetition, in run order. */
+/** Pairs per `provider/size`, one per round of each repetition, in run order. */
 export type PairBook = Map<string, Pair[]>;
 
 export interface Run {
@@ -123,32 +131,44 @@ function casesOf(run: Run, repetition: number) {
 		// With the record, so the branch goes through every step either case takes.
 		sender: messaging(CASES.on.options),
 	};
-	const branchOf = (key: CaseKey): Branch => ({
-		key,
-		runTag: `${tag}-${key}`,
-		count: run.size,
-		sender: messaging(CASES[key].options),
-	});
-	return { warmUp, on: branchOf('on'), off: branchOf('off') };
+	const branchOf = (key: CaseKey, round: number): Branch => {
+		const name = round === 0 ? key : `${key}${round + 1}`;
+		return {
+			key: name,
+			runTag: `${tag}-${name}`,
+			count: run.size,
+			sender: messaging(CASES[key].options),
+		};
+	};
+	const rounds = Array.from({ length: run.provider.roundsPerProcess(run.size) }, (_, round) => ({
+		on: branchOf('on', round),
+		off: branchOf('off', round),
+	}));
+	return { warmUp, rounds };
 }
 
 /**
- * One `n8n execute`: the warm-up, then both cases in an order rotated per repetition. Cases in separate processes
- * differed by up to 70 % for the same run; in one process what the process brings weighs on both alike.
+ * One `n8n execute`: the warm-up, then both cases in an order rotated per repetition, and reversed in each round
+ * after. Cases in separate processes differed by up to 70 % for the same run; in one process what the process
+ * brings weighs on both alike.
  */
 async function runRepetition(
 	cli: N8nCliTarget,
 	sandbox: BenchSandbox,
 	proxy: LatencyProxy,
 	run: Run & { repetition: number },
-): Promise<{ order: CaseKey[]; pair: Pair }> {
+): Promise<{ order: CaseKey[]; pairs: Pair[] }> {
 	await sandbox.configure({ latency: null, rateLimit: run.provider.rateLimit });
 	await sandbox.clearHistory();
 	proxy.shape({ latencyMs: 20, jitterMs: 5 });
 	proxy.clear();
-	const cases = casesOf(run, run.repetition);
+	const { warmUp, rounds } = casesOf(run, run.repetition);
 	const order = rotated(CASE_KEYS, run.repetition);
-	const branches = [cases.warmUp, ...order.map((key) => cases[key])];
+	const orderOf = (round: number) => (round % 2 === 0 ? order : [...order].reverse());
+	const branches = [
+		warmUp,
+		...rounds.flatMap((cases, round) => orderOf(round).map((key) => cases[key])),
+	];
 	const id = `once${run.provider.key.slice(0, 4)}${run.size}r${run.repetition}`;
 	await importWorkflows(cli, [
 		campaignWorkflow(
@@ -169,7 +189,10 @@ async function runRepetition(
 			peakRssMb: peakWithin(memory, from, to),
 		};
 	};
-	return { order, pair: { on: sample(cases.on), off: sample(cases.off) } };
+	return {
+		order,
+		pairs: rounds.map((cases) => ({ on: sample(cases.on), off: sample(cases.off) })),
+	};
 }
 
 const ratioOf = (pair: Pair) => pair.on.nodeMs / pair.off.nodeMs;
@@ -199,9 +222,10 @@ export async function measureSendOnce(
 		for (let repetition = 0; repetition < most; repetition++)
 			for (const run of runs) {
 				if (repetition >= repetitionsOf(run)) continue;
-				const { order, pair } = await runRepetition(cli, sandbox, proxy, { ...run, repetition });
-				book.set(runKey(run), [...(book.get(runKey(run)) ?? []), pair]);
-				process.stderr.write(progressLine({ ...run, repetition }, order, pair));
+				const { order, pairs } = await runRepetition(cli, sandbox, proxy, { ...run, repetition });
+				book.set(runKey(run), [...(book.get(runKey(run)) ?? []), ...pairs]);
+				for (const pair of pairs)
+					process.stderr.write(progressLine({ ...run, repetition }, order, pair));
 			}
 	});
 	return sendOnceReport(book, runs, repetitions);
@@ -221,17 +245,23 @@ function tableRows(run: Run, pairs: Pair[]): string[][] {
 	});
 }
 
-/** Each order pair's geometric mean: the first place's cost counts once on either side and cancels. */
-function orderBalanced(ratios: number[]): number[] {
+/**
+ * The geometric mean of each two processes' ratios, one process with send once first and one with it second: the
+ * first place's cost counts once on either side and cancels.
+ */
+function orderBalanced(ratios: number[], perProcess: number): number[] {
+	const group = 2 * perProcess;
 	const balanced: number[] = [];
-	for (let index = 0; index + 1 < ratios.length; index += 2)
-		balanced.push(Math.sqrt(ratios[index] * ratios[index + 1]));
+	for (let index = 0; index + group <= ratios.length; index += group) {
+		const logs = ratios.slice(index, index + group).map(Math.log);
+		balanced.push(Math.exp(logs.reduce((sum, value) => sum + value, 0) / group));
+	}
 	return balanced.length > 0 ? balanced : ratios;
 }
 
 function target(run: Run, pairs: Pair[]): TargetCheck {
 	const ratios = pairs.map(ratioOf);
-	const ratio = median(orderBalanced(ratios));
+	const ratio = median(orderBalanced(ratios, run.provider.roundsPerProcess(run.size)));
 	return {
 		target: `Send once costs ≤ ${Math.round((TARGET_RATIO - 1) * 100)} % at ${run.provider.label}, ${formatNumber(run.size)} messages (node time, with / without, median over pairs of repetitions in both orders)`,
 		measured: `${formatNumber(ratio, 3)} × (${ratios.map((value) => formatNumber(value, 2)).join(', ')})`,
@@ -256,7 +286,7 @@ function repetitionsText(repetitions: number): string {
 }
 
 function setupText(repetitions: number): string {
-	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${perProvider((provider) => formatNumber(provider.warmUpSends))}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (a 2 s wait before each branch refills it). node s = the sending node's executionTime. Each repetition's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their two ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
+	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${perProvider((provider) => formatNumber(provider.warmUpSends))}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition; at 20 ms and 10,000 messages a second round follows in the reverse order (on off off on: like branches of one process differed by up to 17 %). 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (a 2 s wait before each branch refills it). node s = the sending node's executionTime. Each round's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
 }
 
 export function sendOnceReport(book: PairBook, runs: Run[], repetitions: number): ScenarioReport {
