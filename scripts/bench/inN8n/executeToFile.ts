@@ -27,12 +27,15 @@ export async function executeWorkflowToFile(
 		watch,
 		runLimitMs = RUN_LIMIT_MS,
 		settings = {},
+		nodeArgs = [],
 	}: {
 		/** Told the n8n process's pid once it runs; what it returns is called when the process has ended. */
 		watch?: (pid: number) => () => void;
 		runLimitMs?: number;
 		/** n8n settings for this run on top of the instance's. */
 		settings?: NodeJS.ProcessEnv;
+		/** Node.js flags for the n8n process, e.g. --expose-gc. */
+		nodeArgs?: string[];
 	} = {},
 ): Promise<ExecutionResult> {
 	const outputFile = path.join(target.userFolder, `execute-${workflowId}.json`);
@@ -49,8 +52,15 @@ export async function executeWorkflowToFile(
 			...settings,
 		};
 		// BENCH_N8N_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the n8n process (not allowed in NODE_OPTIONS).
-		const nodeArgs = process.env.BENCH_N8N_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-		const args = [...nodeArgs, N8N_BIN, 'execute', `--id=${workflowId}`, '--rawOutput'];
+		const extraArgs = process.env.BENCH_N8N_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+		const args = [
+			...nodeArgs,
+			...extraArgs,
+			N8N_BIN,
+			'execute',
+			`--id=${workflowId}`,
+			'--rawOutput',
+		];
 		const child = spawn(NODE24_BIN, args, {
 			cwd: target.userFolder,
 			env,

@@ -61,7 +61,7 @@ export function secondExecutionWorkflow(
 		count: size,
 		sender: { kind: 'messaging', options: {}, credential: sizeCredential(size, round) },
 	};
-	return campaignWorkflow(subWorkflowId(size, round), [branch], api, 0, 'subWorkflow');
+	return campaignWorkflow(subWorkflowId(size, round), [branch], api, { start: 'subWorkflow' });
 }
 
 /** A case of one size: the Messaging node at a fixed setting, or at its defaults in one or the next execution. */

@@ -85,6 +85,8 @@ function senderNode(sender: Sender, api: { baseUrl: string; apiKey: string }) {
 	}
 }
 
+export const SETTLE_NODE_TYPE = 'n8n-nodes-bare-helper-yardstick.settle';
+
 export const rowsNodeName = (branch: Branch) => `Rows ${branch.key}`;
 export const sendNodeName = (branch: Branch) => `Send ${branch.key}`;
 
@@ -140,15 +142,19 @@ function branchNodes(branch: Branch, api: { baseUrl: string; apiKey: string }): 
  * One workflow, one branch per case: Manual Trigger → (Wait) → Rows → sender. With execution order v1 n8n runs
  * one branch to its end before the next, top to bottom, so the branches' order on the canvas is the order the
  * cases run in, and each case's run data (start time, execution time) is its own. `pauseSeconds` waits before
- * each branch, e.g. for a token bucket to refill between cases. A sub-workflow starts at an Execute Workflow
- * Trigger instead.
+ * each branch, e.g. for a token bucket to refill between cases. `settleMs` collects n8n's heap in full before each
+ * branch and waits that long (n8n started with --expose-gc). A sub-workflow starts at an Execute Workflow Trigger
+ * instead.
  */
 export function campaignWorkflow(
 	id: string,
 	branches: Branch[],
 	api: { baseUrl: string; apiKey: string },
-	pauseSeconds = 0,
-	start: keyof typeof START_NODES = 'manual',
+	{
+		pauseSeconds = 0,
+		settleMs = 0,
+		start = 'manual',
+	}: { pauseSeconds?: number; settleMs?: number; start?: keyof typeof START_NODES } = {},
 ) {
 	const nodes: object[] = [
 		{ id: randomUUID(), name: 'Start', position: [0, 0], ...START_NODES[start] },
@@ -173,6 +179,19 @@ export function campaignWorkflow(
 			});
 			link(head, pause);
 			head = pause;
+		}
+		if (settleMs > 0) {
+			const settle = `Settle ${branch.key}`;
+			nodes.push({
+				id: randomUUID(),
+				name: settle,
+				type: SETTLE_NODE_TYPE,
+				typeVersion: 1,
+				position: [330, y],
+				parameters: { pauseMs: settleMs },
+			});
+			link(head, settle);
+			head = settle;
 		}
 		branchNodes(branch, api).forEach((node, step) => {
 			const { name } = node as { name: string };

@@ -101,7 +101,7 @@ async function runProvider(
 			id,
 			branches,
 			{ baseUrl: proxy.url, apiKey: sandbox.apiKey },
-			provider.pauseSeconds,
+			{ pauseSeconds: provider.pauseSeconds },
 		),
 	]);
 	const result = await executeWorkflowToFile(cli, id);
