@@ -142,8 +142,8 @@ function branchNodes(branch: Branch, api: { baseUrl: string; apiKey: string }): 
  * One workflow, one branch per case: Manual Trigger → (Wait) → Rows → sender. With execution order v1 n8n runs
  * one branch to its end before the next, top to bottom, so the branches' order on the canvas is the order the
  * cases run in, and each case's run data (start time, execution time) is its own. `pauseSeconds` waits before
- * each branch, e.g. for a token bucket to refill between cases. `settleMs` collects n8n's heap in full before each
- * branch and waits that long (n8n started with --expose-gc). A sub-workflow starts at an Execute Workflow Trigger
+ * each branch, e.g. for a token bucket to refill between cases. `settle` collects n8n's heap in full before each
+ * branch, ahead of the pause (n8n started with --expose-gc). A sub-workflow starts at an Execute Workflow Trigger
  * instead.
  */
 export function campaignWorkflow(
@@ -152,9 +152,9 @@ export function campaignWorkflow(
 	api: { baseUrl: string; apiKey: string },
 	{
 		pauseSeconds = 0,
-		settleMs = 0,
+		settle = false,
 		start = 'manual',
-	}: { pauseSeconds?: number; settleMs?: number; start?: keyof typeof START_NODES } = {},
+	}: { pauseSeconds?: number; settle?: boolean; start?: keyof typeof START_NODES } = {},
 ) {
 	const nodes: object[] = [
 		{ id: randomUUID(), name: 'Start', position: [0, 0], ...START_NODES[start] },
@@ -164,38 +164,27 @@ export function campaignWorkflow(
 		connections[from] ??= { main: [[]] };
 		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
 	};
+	// Before each branch: a full collection of n8n's heap, then the pause.
+	const leadNodes = (branch: Branch): object[] => [
+		...(settle
+			? [{ name: `Settle ${branch.key}`, type: SETTLE_NODE_TYPE, typeVersion: 1, parameters: {} }]
+			: []),
+		...(pauseSeconds > 0
+			? [
+					{
+						name: `Pause ${branch.key}`,
+						type: 'n8n-nodes-base.wait',
+						typeVersion: 1.1,
+						parameters: { resume: 'timeInterval', amount: pauseSeconds, unit: 'seconds' },
+					},
+				]
+			: []),
+	];
 	branches.forEach((branch, order) => {
-		const y = order * 200;
 		let head = 'Start';
-		if (pauseSeconds > 0) {
-			const pause = `Pause ${branch.key}`;
-			nodes.push({
-				id: randomUUID(),
-				name: pause,
-				type: 'n8n-nodes-base.wait',
-				typeVersion: 1.1,
-				position: [220, y],
-				parameters: { resume: 'timeInterval', amount: pauseSeconds, unit: 'seconds' },
-			});
-			link(head, pause);
-			head = pause;
-		}
-		if (settleMs > 0) {
-			const settle = `Settle ${branch.key}`;
-			nodes.push({
-				id: randomUUID(),
-				name: settle,
-				type: SETTLE_NODE_TYPE,
-				typeVersion: 1,
-				position: [330, y],
-				parameters: { pauseMs: settleMs },
-			});
-			link(head, settle);
-			head = settle;
-		}
-		branchNodes(branch, api).forEach((node, step) => {
+		[...leadNodes(branch), ...branchNodes(branch, api)].forEach((node, step) => {
 			const { name } = node as { name: string };
-			nodes.push({ id: randomUUID(), position: [440 + 220 * step, y], ...node });
+			nodes.push({ id: randomUUID(), position: [220 * (step + 1), order * 200], ...node });
 			link(head, name);
 			head = name;
 		});

@@ -75,11 +75,13 @@ type CaseKey = keyof typeof CASES;
 const CASE_KEYS: CaseKey[] = ['on', 'off'];
 const TARGET_RATIO = 1.05;
 /**
- * Each branch starts after a full collection of n8n's heap and this pause: the case run first after the warm-up
- * otherwise began with the warm-up's garbage, the second with the first's, and the one run first was slower by 3 to
- * 20 %, by an amount that changed between processes.
+ * Each branch starts after a full collection of n8n's heap and a pause of at least this long: the case run first
+ * after the warm-up otherwise began with the warm-up's garbage, the second with the first's, and the one run first
+ * was slower by 3 to 20 %, by an amount that changed between processes.
  */
-const SETTLE_MS = 1_000;
+const SETTLE_SECONDS = 1;
+/** Refills the 100/s bucket before each case, so none inherits the one before's debt. */
+const BUCKET_REFILL_SECONDS = 2;
 
 export interface Sample extends CaseSample {
 	/** The highest resident size sampled while the case's branch ran, MB. */
@@ -182,9 +184,8 @@ async function runRepetition(
 			branches,
 			{ baseUrl: proxy.url, apiKey: sandbox.apiKey },
 			{
-				// Refills the bucket before each case, so none inherits the one before's debt.
-				pauseSeconds: run.provider.rateLimit ? 2 : 0,
-				settleMs: SETTLE_MS,
+				pauseSeconds: SETTLE_SECONDS + (run.provider.rateLimit ? BUCKET_REFILL_SECONDS : 0),
+				settle: true,
 			},
 		),
 	]);
@@ -298,7 +299,7 @@ function repetitionsText(repetitions: number): string {
 }
 
 function setupText(repetitions: number): string {
-	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${perProvider((provider) => formatNumber(provider.warmUpSends))}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition; at 20 ms and 10,000 messages a second round follows in the reverse order (on off off on: like branches of one process differed by up to 17 %). Every branch starts after a full collection of n8n's heap and a ${formatNumber(SETTLE_MS / 1000)} s pause. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (a 2 s wait before each branch refills it). node s = the sending node's executionTime. Each round's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
+	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${perProvider((provider) => formatNumber(provider.warmUpSends))}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition; at 20 ms and 10,000 messages a second round follows in the reverse order (on off off on: like branches of one process differed by up to 17 %). Every branch starts after a full collection of n8n's heap and a ${formatNumber(SETTLE_SECONDS)} s pause. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (${formatNumber(BUCKET_REFILL_SECONDS)} s more of that pause refill it). node s = the sending node's executionTime. Each round's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
 }
 
 export function sendOnceReport(book: PairBook, runs: Run[], repetitions: number): ScenarioReport {
