@@ -86,8 +86,9 @@ export interface EventCase {
 	/**
 	 * `campaign`: offered at the campaign's pace, which at n8n's defaults is far beyond what n8n takes (its capacity
 	 * is measured). `floor`: at the rate the floor case just measured, where n8n is saturated (batch sizes are
-	 * measured). `belowFloor`: at 0.8 of its slower half, which n8n sustains (the time to an answer is measured: past
-	 * capacity that time is n8n's queue, whatever the trigger does). Unpaced: as fast as the open requests allow.
+	 * measured). `belowFloor`: at 0.8 of the slowest reading of the floor's halves and the trigger alone, which n8n
+	 * sustains (the time to an answer is measured: past capacity that time is n8n's queue, whatever the trigger does).
+	 * Unpaced: as fast as the open requests allow.
 	 */
 	pace?: 'campaign' | 'floor' | 'belowFloor';
 }
@@ -118,7 +119,7 @@ export const CASES: EventCase[] = [
 	{ key: 'batching', label: 'trigger, batching', kind: 'batching', perPost: 1, pace: 'campaign' },
 	{
 		key: 'belowFloorRate',
-		label: "trigger, batching, at 0.8 × the floor's rate",
+		label: "trigger, batching, at 0.8 × the floor's rate (or the trigger alone's, if slower)",
 		kind: 'batching',
 		perPost: 1,
 		pace: 'belowFloor',
@@ -138,16 +139,23 @@ export function eventsScale(): number {
 }
 
 /**
- * `floorReadings`: what the floor case of the same setting has measured so far, events/s, one reading per part.
- * A paced case takes the slowest: the floor drifts within one n8n (one run read 23.6 then 19.4/s), and 0.8 of a rate
- * n8n no longer reaches is no margin (n8n then sustained 16.8 of the 17.0/s offered, and answers queued).
+ * `floorReadings`: what the floor case of the same setting has measured so far, events/s, one reading per part;
+ * `aloneReadings`: the same of the trigger alone. A paced case takes the slowest: the floor drifts within one n8n
+ * (one run read 23.6 then 19.4/s), and 0.8 of a rate n8n no longer reaches is no margin (n8n then sustained 16.8 of
+ * the 17.0/s offered, and answers queued). The case at 0.8 also takes the trigger alone's rate when slower: with
+ * the floor's halves at 23.3 and 25.5/s, the trigger alone ran 21.0/s, and 18/s offered queued (p99 10.8 s).
  */
-export function loadOf(setting: Setting, eventCase: EventCase, floorReadings: number[] = []): Load {
+export function loadOf(
+	setting: Setting,
+	eventCase: EventCase,
+	floorReadings: number[] = [],
+	aloneReadings: number[] = [],
+): Load {
 	const floorRate = floorReadings.length > 0 ? Math.min(...floorReadings) : Number.NaN;
 	const paces = {
 		campaign: CAMPAIGN_EVENTS_PER_SECOND,
 		floor: Math.floor(floorRate),
-		belowFloor: Math.floor(floorRate * BELOW_FLOOR_RATE_SHARE),
+		belowFloor: Math.floor(Math.min(floorRate, ...aloneReadings) * BELOW_FLOOR_RATE_SHARE),
 	};
 	const eventsPerSecond = eventCase.pace ? paces[eventCase.pace] : undefined;
 	if (eventsPerSecond !== undefined && !(eventsPerSecond > 0))

@@ -273,7 +273,7 @@ function settingTargets({ setting, cases, peakRssMb }: SettingFigures): TargetCh
 	if (belowFloorRate)
 		checks.push(
 			check(
-				`Events: p99 answer ≤ max wait + 1 s at 0.8 × the floor's rate (a rate n8n sustains)${where}`,
+				`Events: p99 answer ≤ max wait + 1 s at 0.8 × the floor's rate or the trigger alone's, the slower (a rate n8n sustains)${where}`,
 				ms(belowFloorRate.p99AnswerMs),
 				belowFloorRate.p99AnswerMs <= DEFAULT_BATCH_WAIT_MS + 1_000,
 			),
@@ -325,7 +325,7 @@ export function eventsReport(
 		title: 'Delivery events in n8n',
 		setup:
 			`a real n8n 2.40.7, one process, the packed package; signed status events (the sandbox's signing) from a sender with ${OPEN_REQUESTS} open requests (${OPEN_REQUESTS_100_PER_POST} at 100 events per POST), ` +
-			`retrying every delivery not answered 2xx; the floor at the campaign's pace, and unpaced in two halves just before and after the trigger alone (n8n's floor drifts within one process); the batching trigger's one-per-POST campaign offered at ${CAMPAIGN_EVENTS_PER_SECOND} events/s (at n8n's defaults past its capacity), then at the rate the floor's first half measured (its own rate and batch sizes: the workflow is the trigger alone, as the floor's is; a node after it costs n8n the same whatever the trigger, under lazy acquire about 1 ms an item for an expression per item and an isolate, ~85 ms of CPU, per execution for any expression) and at 0.8 of the slower half (a rate n8n sustains: the time to an answer; at or past capacity that time is n8n's own queue, the floor's included); n8n's peak RSS per case (its high-water mark reset before each), every other case as fast as the open requests allow; ` +
+			`retrying every delivery not answered 2xx; the floor at the campaign's pace, and unpaced in two halves just before and after the trigger alone (n8n's floor drifts within one process); the batching trigger's one-per-POST campaign offered at ${CAMPAIGN_EVENTS_PER_SECOND} events/s (at n8n's defaults past its capacity), then at the rate the floor's first half measured (its own rate and batch sizes: the workflow is the trigger alone, as the floor's is; a node after it costs n8n the same whatever the trigger, under lazy acquire about 1 ms an item for an expression per item and an isolate, ~85 ms of CPU, per execution for any expression) and at 0.8 of the slowest of the two halves and the trigger alone (a rate n8n sustains: the time to an answer; at or past capacity that time is n8n's own queue, the floor's included); n8n's peak RSS per case (its high-water mark reset before each), every other case as fast as the open requests allow; ` +
 			`events counted from what n8n's executions ran (a recorder node posted once per execution; for the trigger alone, its output read back from n8n's stored executions), executions from n8n's execution list; ${SETTINGS.map((setting) => setting.label).join(' and ')}`,
 		measures: settings.map((figures) => ({
 			label: `n8n's peak RSS, ${figures.setting.label}`,

@@ -112,7 +112,8 @@ function comparedParts(compared: EventCase[], index: number): PlannedPart[] {
  * floor runs in two halves, just before and just after the trigger alone, which is held to it: the floor drifts
  * within one n8n (one run read 390.2/s, and n8n then took 289.4 of the 300/s offered a moment later), so the
  * trigger alone is compared with the floor around it, not with a reading from before it. It is paced by the first
- * half, the only one measured by then; the case at 0.8 of the floor's rate by the slower half (loadOf).
+ * half, the only one measured by then; the case at 0.8 of the floor's rate by the slowest of the two halves and the
+ * trigger alone (loadOf).
  */
 function runPlan(cases: EventCase[]): PlannedPart[] {
 	const compared = cases.filter((eventCase) => PER_EXECUTION_CASES.includes(eventCase.key));
@@ -179,6 +180,7 @@ async function measureSettings(
 		if (index > 0) await restartN8n(stack, Object.values(targets), { n8nEnv: setting.env });
 		const cases = new Map<CaseKey, CaseFigures>();
 		const floorReadings: number[] = [];
+		const aloneReadings: number[] = [];
 		// Each target warmed just before its first case: a warm-up of n8n's Webhook node runs 100 executions, whose
 		// memory n8n keeps, and would count in the batching trigger's peak.
 		const warmed = new Set<EntryKind>();
@@ -191,7 +193,7 @@ async function measureSettings(
 				await warmUp(stack, recorder, targets[eventCase.kind], `${stamp}-${setting.key}`);
 				warmed.add(eventCase.kind);
 			}
-			const load = loadOf(setting, eventCase, floorReadings);
+			const load = loadOf(setting, eventCase, floorReadings, aloneReadings);
 			const perCase = resetPeakRss(stack.n8n.pid);
 			const figure = await measureCase(
 				stack.rest,
@@ -202,6 +204,7 @@ async function measureSettings(
 			);
 			if (perCase) figure.peakRssMb = peakRssMb(stack.n8n.pid);
 			if (eventCase.key === 'floor') floorReadings.push(figure.eventsPerSecond);
+			if (eventCase.key === 'atFloorRate') aloneReadings.push(figure.eventsPerSecond);
 			const before = cases.get(eventCase.key);
 			cases.set(eventCase.key, before ? combineParts(before, figure) : figure);
 			log(`${setting.label}, ${describeCase(eventCase.key, figure)}`);

@@ -13,6 +13,15 @@ describe('the events bench paces its cases from the floor', () => {
 		expect(loadOf(defaults, caseOf('belowFloorRate'), [19.4, 23.6]).eventsPerSecond).toBe(15);
 	});
 
+	it('offers 0.8 of the trigger alone instead when it ran slower than either half of the floor', () => {
+		expect(loadOf(defaults, caseOf('belowFloorRate'), [23.3, 25.5], [21.0]).eventsPerSecond).toBe(
+			16,
+		);
+		expect(loadOf(defaults, caseOf('belowFloorRate'), [19.4, 23.6], [21.0]).eventsPerSecond).toBe(
+			15,
+		);
+	});
+
 	it('refuses to pace a case before the floor is measured', () => {
 		expect(() => loadOf(defaults, caseOf('belowFloorRate'))).toThrow(/measure the floor first/);
 	});
