@@ -31,9 +31,10 @@ export interface CostProvider {
 	 */
 	orderPairs: (repetitions: number, size: number) => number;
 	/**
-	 * Rounds of both cases in one process, the second in the reverse order (on off off on). At 10,000 messages two
-	 * like branches of one process differed by 4 to 17 % either way (29 Nov): a second round halves what a
-	 * process's ratio owes to that, and a drift over the process weighs on both cases alike, for ~20 s a process.
+	 * Rounds of both cases in one process, each in the reverse order of the one before (on off off on on off off on).
+	 * At 10,000 messages two like branches of one process differed by 4 to 17 % either way (29 Nov), and the case run
+	 * first after the warm-up took 1 to 3 s more of n8n's CPU whichever it was (2 Dec): every round after the first
+	 * shrinks what a process's ratio owes to either, for ~20 s a round.
 	 */
 	roundsPerProcess: (size: number) => number;
 	warmUpSends: number;
@@ -53,7 +54,7 @@ export const PROVIDERS: CostProvider[] = [
 		rateLimit: null,
 		options: {},
 		orderPairs: (repetitions, size) => (size <= 1_000 ? 2 * repetitions : repetitions),
-		roundsPerProcess: (size) => (size <= 1_000 ? 1 : 2),
+		roundsPerProcess: (size) => (size <= 1_000 ? 1 : 4),
 		warmUpSends: 5_000,
 	},
 	{
@@ -299,7 +300,7 @@ function repetitionsText(repetitions: number): string {
 }
 
 function setupText(repetitions: number): string {
-	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${perProvider((provider) => formatNumber(provider.warmUpSends))}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition; at 20 ms and 10,000 messages a second round follows in the reverse order (on off off on: like branches of one process differed by up to 17 %). Every branch starts after a full collection of n8n's heap and a ${formatNumber(SETTLE_SECONDS)} s pause. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (${formatNumber(BUCKET_REFILL_SECONDS)} s more of that pause refill it). node s = the sending node's executionTime. Each round's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
+	return `a real n8n 2.40.7 (n8n execute, SQLite), one process per provider, size and repetition (repetitions: ${repetitionsText(repetitions)}). In each: a warm-up branch with send once and the automatic limit (sends: ${perProvider((provider) => formatNumber(provider.warmUpSends))}), which leaves the pace both cases start from; then the campaign through the Messaging node with Send Once Within 24 h (the default) and with Send Once Within 0, one after the other, in an order that alternates per repetition; at 20 ms and 10,000 messages three more rounds follow, each in the reverse order of the one before (on off off on on off off on: like branches of one process differed by up to 17 %, and the first case after the warm-up costs more whichever it is). Every branch starts after a full collection of n8n's heap and a ${formatNumber(SETTLE_SECONDS)} s pause. 20 ms provider behind the proxy, unlimited at the node's defaults or a 100/s bucket at Max Messages per Second 100 (${formatNumber(BUCKET_REFILL_SECONDS)} s more of that pause refill it). node s = the sending node's executionTime. Each round's ratio with / without comes from one process; the case run first there was measured up to 10 % slower whichever it was, so repetitions go in pairs, send once first then second, and the target is the median over the pairs of the geometric mean of their ratios. The ratios follow in run order (odd repetitions ran send once first). peak MB = the highest resident size of the n8n process sampled (every 100 ms) while that case's branch ran (MB = 10^6 bytes); the second case of a process also holds the first's run data, which n8n keeps until the execution ends. Table: medians over the repetitions.`;
 }
 
 export function sendOnceReport(book: PairBook, runs: Run[], repetitions: number): ScenarioReport {

@@ -16,6 +16,14 @@ describe('the identity of a message', () => {
 		expect(canonicalJson({ b: 1, a: { d: [1, 2], c: undefined } })).toBe(
 			canonicalJson({ a: { d: [1, 2] }, b: 1 }),
 		);
+		expect(canonicalJson({ b: [{ y: 1, x: null }], a: 'text' })).toBe(
+			'{"a":"text","b":[{"x":null,"y":1}]}',
+		);
+		expect(canonicalJson(JSON.parse('{"10":1,"9":2,"b":3}'))).toBe(
+			canonicalJson(JSON.parse('{"b":3,"9":2,"10":1}')),
+		);
+		// A key the data carries is data, whatever its name.
+		expect(canonicalJson(JSON.parse('{"__proto__":{"a":1}}'))).not.toBe(canonicalJson({}));
 		const item = { row: 7, phone: '+919812345678' };
 		const same = messageIdentity({ request, inputItem: { phone: '+919812345678', row: 7 } });
 		expect(messageIdentity({ request, inputItem: item })).toBe(same);
