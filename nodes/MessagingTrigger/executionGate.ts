@@ -1,7 +1,8 @@
-import { sleep, type INodeExecutionData, type WorkflowExecuteMode } from 'n8n-workflow';
+import type { INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
 import type { ProcessedValues } from '../shared/processedValues';
 import { eventIdMemoryOf } from './deduplication';
+import { foundOnce, recordEvents } from './recordedEvents';
 
 /** What the gate reads of a webhook or execute context: both name the workflow, the node and the mode alike. */
 export interface GateContext {
@@ -96,62 +97,6 @@ function ownHandOver(scope: string, eventIds: readonly string[]): HandOver | und
 	return eventIds.every((id) => carriers.get(scope + id) === handOver) ? handOver : undefined;
 }
 
-/**
- * Event ids such executions record in n8n's store per trigger: a killed webhook process's events come back with the
- * sender's retries, seconds to minutes later, and a campaign's events arrive at a few hundred a second. A bigger
- * row costs every worker execution more: each check rewrites it whole.
- */
-export const RECORDED_EVENT_IDS = 10_000;
-
-/** The last check of each trigger queued in this process, keyed by scope. */
-const checks = new Map<string, Promise<unknown>>();
-
-/** One check at a time per trigger in this process: two at once would each write the row without the other's ids. */
-async function inTurn<T>(scope: string, run: () => Promise<T>): Promise<T> {
-	const mine = (checks.get(scope) ?? Promise.resolve()).then(run);
-	const done = mine.catch(() => undefined);
-	checks.set(scope, done);
-	void done.then(() => {
-		if (checks.get(scope) === done) checks.delete(scope);
-	});
-	return await mine;
-}
-
-/** Records `eventIds` in n8n's store, in turn; answers those it held before. */
-async function check(scope: string, eventIds: string[], store: ProcessedValues) {
-	return await inTurn(scope, async () => await store.checkAndRecord(eventIds, RECORDED_EVENT_IDS));
-}
-
-/**
- * n8n's store writes its row back whole, so a worker in another process that read the row before this check wrote
- * it drops these ids when its own write lands, tens of milliseconds later. So they are checked again after that, and
- * any dropped recorded again, a few times at most: the store offers nothing atomic to settle it for good.
- */
-export const RECHECK_AFTER_MS = 200;
-const RECHECKS = 3;
-
-async function keepRecorded(scope: string, eventIds: string[], store: ProcessedValues) {
-	let unconfirmed = eventIds;
-	for (let round = 0; round < RECHECKS && unconfirmed.length > 0; round++) {
-		await sleep(RECHECK_AFTER_MS);
-		const held = await check(scope, unconfirmed, store);
-		unconfirmed = unconfirmed.filter((id) => !held.has(id));
-	}
-}
-
-/**
- * Tried twice: the first checks of a trigger in two workers both find no row and both insert one, and the database
- * refuses the second insert; its check finds the row when it tries again.
- */
-async function firstCheck(scope: string, eventIds: string[], store: ProcessedValues) {
-	try {
-		return await check(scope, eventIds, store);
-	} catch {
-		await sleep(RECHECK_AFTER_MS);
-		return await check(scope, eventIds, store);
-	}
-}
-
 function warnStoreFailed(context: ExecutionGateContext, what: string, error: unknown): void {
 	context.logger.warn(`Messaging Trigger ${what} n8n’s deduplication store`, {
 		error: error instanceof Error ? error.message : String(error),
@@ -159,8 +104,9 @@ function warnStoreFailed(context: ExecutionGateContext, what: string, error: unk
 }
 
 /**
- * Records `eventIds` in n8n's store and answers those recorded before. A store that fails records nothing here and
- * every event passes: at worst a duplicate, never an event the sender was told had arrived and that never ran.
+ * Records `eventIds` in n8n's store and answers those recorded before, once a later check found the new ones still
+ * there. A store that fails records nothing here and every event passes: at worst a duplicate, never an event the
+ * sender was told had arrived and that never ran.
  */
 async function recordedBefore(
 	context: ExecutionGateContext,
@@ -171,15 +117,16 @@ async function recordedBefore(
 	if (eventIds.length === 0) return new Set();
 	let before: Set<string>;
 	try {
-		before = await firstCheck(scope, eventIds, store);
+		before = await recordEvents(scope, eventIds, store);
 	} catch (error) {
 		warnStoreFailed(context, 'ran its events unchecked: it could not record them in', error);
 		return new Set();
 	}
-	const recordedNow = eventIds.filter((id) => !before.has(id));
-	await keepRecorded(scope, recordedNow, store).catch((error: unknown) =>
-		warnStoreFailed(context, 'could not check again that its events stayed in', error),
+	const failure = await foundOnce(
+		scope,
+		eventIds.filter((id) => !before.has(id)),
 	);
+	if (failure) warnStoreFailed(context, 'could not check again that its events stayed in', failure);
 	return before;
 }
 
