@@ -187,7 +187,7 @@ export function inN8nReport(book: SampleBook, repetitions: number): ScenarioRepo
 		title: '5. In n8n',
 		setup:
 			`a real n8n 2.40.7 (n8n execute), one workflow per provider and repetition with one branch per case (Manual Trigger → Code rows → sender), ` +
-			`run one after another in execution order v1, the order rotated each of the ${repetitions} repetitions; every request passes a proxy that adds the provider's latency ` +
+			`run one after another in execution order v1 after an untimed warm-up branch at 50 in flight (${measured.map((provider) => `${provider.label}: ${formatNumber(provider.warmUpSends)} sends`).join('; ')}), the order rotated each of the ${repetitions} repetitions; every request passes a proxy that adds the provider's latency ` +
 			"in front of the sandbox. node s = the sending node's executionTime in n8n's run data (its validation pass included); workflow s = from the rows node's start to the " +
 			"sending node's end; arrival span = first to last request the provider saw; time on the wire = first request to last answer. The HTTP Request node posts the same form " +
 			'fields with On Error "Continue", so its failed rows are counted. Ratios are of medians.',

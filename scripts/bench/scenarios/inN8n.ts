@@ -49,13 +49,13 @@ export async function prepareN8n(
  * one that answered thousands of requests at once meets the garbage they left: both cost the validation pass about
  * a second in 5,000 items. So an untimed warm-up branch runs first, the senders that fire every row at once run
  * last, and the rest rotate. A warm-up of 200 sends at 20 in flight was too short for the sending path: at 20 ms the
- * first timed case still ran up to twice as slow (defaults 7.8 s first, 3.9 s last in one workflow).
+ * first timed case still ran up to twice as slow (defaults 7.8 s first, 3.9 s last in one workflow), and so did
+ * 1,000 at 50 in flight at the fast provider (`warmUpSends` in cases.ts).
  */
 const WARM_UP = {
 	key: 'warmUp',
 	sender: { kind: 'messaging', options: { maxConcurrency: 50 } },
 } as const;
-const WARM_UP_SENDS = 1000;
 
 function casesInTurn(provider: Provider, repetition: number): Provider['cases'] {
 	const last = provider.cases.filter((entry) => entry.runsLast);
@@ -91,7 +91,7 @@ async function runProvider(
 	const warmUp: Branch = {
 		key: WARM_UP.key,
 		runTag: `${provider.key}-${WARM_UP.key}-${repetition}-${stamp}`,
-		count: WARM_UP_SENDS,
+		count: provider.warmUpSends,
 		sender: WARM_UP.sender,
 	};
 	const branches = [warmUp, ...measured];
