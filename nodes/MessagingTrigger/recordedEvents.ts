@@ -139,10 +139,10 @@ async function checkAndRecord(record: ScopeRecord, values: string[], firstChecks
 	});
 }
 
-/** One check for every first check queued and every kept id (only those due when no first check is queued). */
-async function checkOnce(record: ScopeRecord): Promise<void> {
+/** One check for every first check queued and every kept id (only those `due` when no first check is queued). */
+async function checkOnce(record: ScopeRecord, due: string[]): Promise<void> {
 	const checks = record.queued.splice(0);
-	const kept = checks.length > 0 ? [...record.kept.keys()] : dueIds(record, Date.now());
+	const kept = checks.length > 0 ? [...record.kept.keys()] : due;
 	const values = [...new Set([...kept, ...checks.flatMap((check) => check.eventIds)])];
 	const start = Date.now();
 	let held: Set<string>;
@@ -164,8 +164,10 @@ function pump(record: ScopeRecord): void {
 	record.running = true;
 	void (async () => {
 		try {
-			while (record.queued.length > 0 || dueIds(record, Date.now()).length > 0) {
-				await checkOnce(record);
+			for (;;) {
+				const due = dueIds(record, Date.now());
+				if (record.queued.length === 0 && due.length === 0) break;
+				await checkOnce(record, due);
 			}
 		} finally {
 			record.running = false;

@@ -60,6 +60,16 @@ export class InMemoryProcessedData implements IDataDeduplicator {
 		return output;
 	}
 
+	/** What a check of another process leaves when it read the rows before `values` were written: rows without them. */
+	overwriteWithout(values: DeduplicationItemTypes[]): void {
+		const hashes = new Set(values.map(InMemoryProcessedData.hash));
+		for (const [key, row] of this.rows)
+			this.rows.set(
+				key,
+				row.filter((hash) => !hashes.has(hash)),
+			);
+	}
+
 	async removeProcessed(
 		items: DeduplicationItemTypes[],
 		scope: DeduplicationScope,

@@ -10,6 +10,7 @@ import {
 } from '../../../nodes/MessagingTrigger/executionGate';
 import { eventIdMemoryOf } from '../../../nodes/MessagingTrigger/deduplication';
 import type { ProcessedValues } from '../../../nodes/shared/processedValues';
+import { loadedInAnotherProcess } from '../../helpers/anotherProcess';
 import { InMemoryProcessedData, processedValuesOf } from '../../helpers/processedDataStore';
 import { deliveryEvent, postDelivery } from './support/signedDelivery';
 import { startTriggerHarness, type TriggerHarness } from './support/triggerHarness';
@@ -43,13 +44,11 @@ function triggerNamed(prefix: string): ExecutionGateContext {
 
 /** The gate as another worker process loads it: its own memory, only n8n's store shared. */
 function otherWorkerGate(): typeof import('../../../nodes/MessagingTrigger/executionGate') {
-	let gate: typeof import('../../../nodes/MessagingTrigger/executionGate') | undefined;
-	jest.isolateModules(() => {
-		gate = jest.requireActual<typeof import('../../../nodes/MessagingTrigger/executionGate')>(
+	return loadedInAnotherProcess(() =>
+		jest.requireActual<typeof import('../../../nodes/MessagingTrigger/executionGate')>(
 			'../../../nodes/MessagingTrigger/executionGate',
-		);
-	});
-	return gate!;
+		),
+	);
 }
 
 /** The execution's first step, as the node runs it. */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
 import {
@@ -9,6 +8,7 @@ import {
 	recordEvents,
 } from '../../../nodes/MessagingTrigger/recordedEvents';
 import type { ProcessedValues } from '../../../nodes/shared/processedValues';
+import { loadedInAnotherProcess } from '../../helpers/anotherProcess';
 import { InMemoryProcessedData, processedValuesOf } from '../../helpers/processedDataStore';
 
 let scopes = 0;
@@ -17,13 +17,11 @@ const freshScope = () => `wf-recorded-${++scopes}/node/`;
 
 /** The module as another worker process loads it: its own kept ids, only n8n's store shared. */
 function otherWorker(): typeof import('../../../nodes/MessagingTrigger/recordedEvents') {
-	let module: typeof import('../../../nodes/MessagingTrigger/recordedEvents') | undefined;
-	jest.isolateModules(() => {
-		module = jest.requireActual<typeof import('../../../nodes/MessagingTrigger/recordedEvents')>(
+	return loadedInAnotherProcess(() =>
+		jest.requireActual<typeof import('../../../nodes/MessagingTrigger/recordedEvents')>(
 			'../../../nodes/MessagingTrigger/recordedEvents',
-		);
-	});
-	return module!;
+		),
+	);
 }
 
 /** n8n's store, each call's start time and values counted. */
@@ -38,16 +36,6 @@ function countedStore(rows = new InMemoryProcessedData()) {
 		remove: inner.remove,
 	};
 	return { rows, store, calls };
-}
-
-/** What a check another process made, having read the row before `ids` were written, leaves: the row without them. */
-function dropFromRow(rows: InMemoryProcessedData, ids: string[]): void {
-	const hashes = new Set(ids.map((id) => createHash('md5').update(id).digest('base64')));
-	for (const [key, row] of rows.rows)
-		rows.rows.set(
-			key,
-			row.filter((hash) => !hashes.has(hash)),
-		);
 }
 
 describe('the events a process recorded in n8n’s store', () => {
@@ -89,7 +77,7 @@ describe('the events a process recorded in n8n’s store', () => {
 		await recordEvents(scope, ['evt_late'], store);
 		expect(await foundOnce(scope, ['evt_late'])).toBeUndefined();
 		// A busy worker's check read the row before the write and writes it back long after.
-		dropFromRow(rows, ['evt_late']);
+		rows.overwriteWithout(['evt_late']);
 		await sleep(1.5 * CONFIRM_EVERY_MS);
 		expect(await otherWorker().recordEvents(scope, ['evt_late', 'evt_new'], store)).toEqual(
 			new Set(['evt_late']),
@@ -101,7 +89,7 @@ describe('the events a process recorded in n8n’s store', () => {
 		const scope = freshScope();
 		await recordEvents(scope, ['evt_contested'], store);
 		for (let drop = 0; drop < 4; drop++) {
-			dropFromRow(rows, ['evt_contested']);
+			rows.overwriteWithout(['evt_contested']);
 			await sleep(RECHECK_AFTER_MS + 50);
 		}
 		await sleep(RECHECK_AFTER_MS + 50);
