@@ -12,6 +12,13 @@ import {
 import { judgeStep, type Step } from './stepJudgement';
 import * as tuning from './concurrencyTuning';
 
+/** A request as it left: when, its place in the run, and how many were in flight with it (itself included). */
+interface SentRequest {
+	at: number;
+	number: number;
+	inFlight: number;
+}
+
 /**
  * How many requests may be on the wire, found while sending, in the manner of Netflix's concurrency-limits (a
  * gradient of the fastest round trip over the current one, a square-root probe) and the AWS SDK's adaptive mode (a
@@ -42,6 +49,9 @@ export class AdaptiveConcurrencyLimit {
 
 	private inFlight = 0;
 
+	/** Requests started so far: a window counts those it numbers from, not those started in the same millisecond. */
+	private started = 0;
+
 	private readonly pace: RunPace;
 
 	/** `upperBound`: Max Concurrent Requests when the user set it; without it the limit finds its own ceiling. */
@@ -71,30 +81,28 @@ export class AdaptiveConcurrencyLimit {
 		request: () => Promise<T>,
 		failureKindOf: (answer: T) => FailureKind | undefined,
 	): Promise<T> {
-		const startedAt = this.clock.now();
-		const inFlightAtStart = ++this.inFlight;
+		const sent: SentRequest = {
+			at: this.clock.now(),
+			number: this.started++,
+			inFlight: ++this.inFlight,
+		};
 		this.window.peakInFlight = Math.max(this.window.peakInFlight, this.inFlight);
 		const sending = request();
 		// Only observed here: the caller gets the answer (or rejection) exactly as the transport made it.
 		void sending.then(
-			(answer) =>
-				this.recordSettled(startedAt, inFlightAtStart, failureKindOf(answer) ?? 'answered'),
-			() => this.recordSettled(startedAt, inFlightAtStart, 'final'),
+			(answer) => this.recordSettled(sent, failureKindOf(answer) ?? 'answered'),
+			() => this.recordSettled(sent, 'final'),
 		);
 		return await sending;
 	}
 
-	private recordSettled(
-		startedAt: number,
-		inFlightAtStart: number,
-		kind: FailureKind | 'answered',
-	): void {
+	private recordSettled(sent: SentRequest, kind: FailureKind | 'answered'): void {
 		this.inFlight--;
 		if (kind === 'not_sent') return;
-		if (kind !== 'rate_limited') this.recordAnswer(startedAt, inFlightAtStart);
+		if (kind !== 'rate_limited') this.recordAnswer(sent);
 		// The requests in flight when the provider first said 429 all come back 429; the cut made for the first one
 		// already answers them, so only a request started after the last cut cuts again.
-		else if (startedAt >= this.lastDecreaseAt) {
+		else if (sent.at >= this.lastDecreaseAt) {
 			this.search.limit = Math.max(tuning.MIN_LIMIT, this.search.limit * tuning.THROTTLE_DECREASE);
 			this.pace.drop();
 			this.afterDecrease();
@@ -110,11 +118,12 @@ export class AdaptiveConcurrencyLimit {
 		this.afterDecrease();
 	}
 
-	private recordAnswer(startedAt: number, inFlightAtStart: number): void {
-		const roundTrip = this.clock.now() - startedAt;
+	private recordAnswer(sent: SentRequest): void {
+		const roundTrip = this.clock.now() - sent.at;
 		this.latestRoundTrip = roundTrip;
-		if (startedAt < this.window.startedAt) return;
-		recordSample(this.window, roundTrip, inFlightAtStart, this.current);
+		// Those started before the window opened are counted in its `openedWith`, however close in time.
+		if (sent.number < this.window.firstRequest) return;
+		recordSample(this.window, roundTrip, sent.inFlight, this.current);
 		if (this.window.latencies.length >= this.answersToDecide()) this.decide();
 	}
 
@@ -122,12 +131,15 @@ export class AdaptiveConcurrencyLimit {
 	 * A window's requests start only as those in flight at its opening come back, so waiting for as many answers
 	 * as the limit takes two round trips once answers spread. Slow start asks only whether the round trip held at
 	 * the new limit, and the requests started the moment it rose answer that (the last of them met the new load):
-	 * it decides on them, once per round trip.
+	 * it decides on them, once per round trip. A window that did not rise (a step held after it read slow) waits for
+	 * as many as the limit: the first answers of requests leaving one by one are the fastest of them, and a median
+	 * of the first five let a step held at 36 in n8n read 165 ms where its round trip took 190, and grow to 54.
 	 */
 	private answersToDecide(): number {
 		if (!this.search.slowStart) return this.current;
 		const risen = this.current - this.window.openedWith;
-		return Math.min(this.current, Math.max(tuning.MIN_SLOW_START_ANSWERS, risen));
+		if (risen < tuning.MIN_SLOW_START_ANSWERS) return this.current;
+		return Math.min(this.current, risen);
 	}
 
 	private decide(): void {
@@ -254,6 +266,6 @@ export class AdaptiveConcurrencyLimit {
 	}
 
 	private freshWindow(): RoundTripWindow {
-		return openWindow(this.clock.now(), this.inFlight);
+		return openWindow(this.started, this.inFlight);
 	}
 }

@@ -7,7 +7,8 @@ const MIN_PEAK_ANSWERS = 3;
 
 /** The requests started since the limit's last decision, and the round trips of those answered. */
 export interface RoundTripWindow {
-	startedAt: number;
+	/** The number of the first request it counts: those started before it opened are counted in `openedWith`. */
+	firstRequest: number;
 	/** Round trips of the requests started in this window. */
 	latencies: number[];
 	/** Those of them started while the pool was full: a window that follows a step up begins below its limit. */
@@ -38,9 +39,9 @@ export interface WindowReading {
 	filled: boolean;
 }
 
-export function openWindow(startedAt: number, inFlight: number): RoundTripWindow {
+export function openWindow(firstRequest: number, inFlight: number): RoundTripWindow {
 	return {
-		startedAt,
+		firstRequest,
 		latencies: [],
 		loadedLatencies: [],
 		peakLatencies: [],

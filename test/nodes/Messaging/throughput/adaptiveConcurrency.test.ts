@@ -54,8 +54,8 @@ describe('AdaptiveConcurrencyLimit', () => {
 			await roundTrip(limit, clock, 200);
 			seen.push(limit.current);
 		}
-		expect(seen).toEqual([5, 40, 60, 90, 100, 100]);
-		expect([AUTOMATIC_START, SECOND_ROUND_TRIP_LIMIT]).toEqual([5, 40]);
+		expect(seen).toEqual([10, 36, 54, 81, 100, 100]);
+		expect([AUTOMATIC_START, SECOND_ROUND_TRIP_LIMIT]).toEqual([10, 36]);
 		expect(AUTOMATIC_UPPER_BOUND).toBe(100);
 	});
 
@@ -66,7 +66,7 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const inFlightBy = (ms: number) =>
 			Math.max(...api.starts.filter(({ at }) => at <= ms).map(({ inFlight }) => inFlight));
 		// Each round trip takes at most 250 ms; the answers that decide are those of the requests the step added.
-		expect([inFlightBy(250), inFlightBy(500), inFlightBy(750)]).toEqual([40, 60, 90]);
+		expect([inFlightBy(250), inFlightBy(500), inFlightBy(750)]).toEqual([36, 54, 81]);
 		expect(inFlightBy(1000)).toBeGreaterThanOrEqual(80);
 	});
 
@@ -117,63 +117,90 @@ describe('AdaptiveConcurrencyLimit', () => {
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(90);
+		expect(limit.current).toBe(81);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(90);
+		expect(limit.current).toBe(81);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(60);
+		expect(limit.current).toBe(54);
 		// Undone, it only probes from there: by √limit, not by half.
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(Math.floor(60 + Math.sqrt(60)));
+		expect(limit.current).toBe(Math.floor(54 + Math.sqrt(54)));
 	});
 
 	test("a step slow in its own burst but not in the next round trip goes on growing: the burst's cost was one-off", async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(40);
-		// n8n sends the step's 35 new requests back to back: the last wait up to 217 ms.
-		await roundTripEach(limit, clock, (index) => (index < 5 ? 100 : 100 + 3 * index));
-		expect(limit.current).toBe(40);
+		expect(limit.current).toBe(36);
+		// n8n sends the step's 26 new requests back to back: the last wait up to 205 ms.
+		await roundTripEach(limit, clock, (index) => (index < 10 ? 100 : 100 + 3 * index));
+		expect(limit.current).toBe(36);
 		// At the same limit, its requests leaving as answers come back, the round trip holds.
 		await roundTrip(limit, clock, 110);
-		expect(limit.current).toBe(60);
+		expect(limit.current).toBe(54);
 	});
 
-	test('the jump from 5 to 40 that lengthened the round trip goes back to what the provider answered unqueued', async () => {
+	test('the jump from 10 to 36 that lengthened the round trip goes back to what the provider answered unqueued', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(40);
-		// 40 in flight take 250 ms, twice: 0.16 answers per ms, which at the unloaded 100 ms fill 16 in flight.
+		expect(limit.current).toBe(36);
+		// 36 in flight take 250 ms, twice: 0.144 answers per ms, which at the unloaded 100 ms fill 14 in flight.
 		await roundTrip(limit, clock, 250);
 		await roundTrip(limit, clock, 250);
-		expect(limit.current).toBe(16);
+		expect(limit.current).toBe(14);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(20);
+		expect(limit.current).toBe(Math.floor(14.4 + Math.sqrt(14.4)));
 	});
 
-	test('a slow first round trip does not loosen the tolerance: the first answers of the step to 40 read the latency', async () => {
+	test('a slow first round trip does not loosen the tolerance: the first answers of the step to 36 read the latency', async () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
-		// A provider hiccup: the first 5 take 160 ms, which would tolerate 240.
+		// A provider hiccup: the first 10 take 160 ms, which would tolerate 240.
 		await roundTrip(limit, clock, 160);
-		expect(limit.current).toBe(40);
-		// The first half of the step meets the provider's 100 ms; the half that met 40 in flight takes 200, and so
+		expect(limit.current).toBe(36);
+		// The first half of the step meets the provider's 100 ms; the half that met 36 in flight takes 200, and so
 		// does the round trip after it.
 		await roundTripEach(limit, clock, (index) => (index < 20 ? 100 : 200));
 		await roundTrip(limit, clock, 200);
-		expect(limit.current).toBe(20);
+		expect(limit.current).toBe(18);
 	});
 
 	test('slow start reads the requests that left last in its step: a provider meets the first of a burst unloaded', async () => {
 		const clock = new VirtualClock();
 		const api = new VirtualMessagingApi({ latencyMs: 100, jitterMs: 0, kneeInFlight: 20 }, clock);
 		await sendThroughVirtualApi(api, clock, 200);
-		// The step to 40 meets the first of its 35 new requests at 6 to 20 in flight, unqueued (their median:
+		// The step to 36 meets the first of its 26 new requests at 11 to 20 in flight, unqueued (their median:
 		// 120 ms, within the 150 ms tolerated); the last quarter of the rise takes 160 to 200 ms. Read on those, the
-		// step is undone before 60 go out.
-		expect(api.peakInFlight).toBe(40);
+		// step is undone before 54 go out.
+		expect(api.peakInFlight).toBe(36);
+	});
+
+	test('a step held after it read slow is judged on a whole round trip: the first answers of those leaving one by one are the fastest', async () => {
+		const clock = new VirtualClock();
+		const limit = new AdaptiveConcurrencyLimit({}, clock);
+		await roundTrip(limit, clock, 100);
+		const send = async (ms: number) =>
+			await limit.track(
+				async () => await clock.sleep(ms),
+				() => undefined,
+			);
+		// Of the round trip held at 36, the five that leave first answer in 150 ms, the others in 190.
+		let held = 0;
+		const sendHeld = async () => await send(held++ < 5 ? 150 : 190);
+		// The step reads 190 ms on its 36th answer; the 35 answered before it have gone on already.
+		const step = Array.from({ length: 35 }, async () => {
+			await send(190);
+			await send(190);
+			await sendHeld();
+		});
+		const last = (async () => {
+			await send(200);
+			await sendHeld();
+		})();
+		await clock.run(Promise.all([...step, last]));
+		// Its first five answers read 150 ms, the tolerance; all 36 read 190: back to what it answered unqueued.
+		expect(limit.current).toBe(Math.floor((36 * 100) / 190));
 	});
 
 	test('a probe that slowed one round trip is judged on the next, though that one reads fast', async () => {
@@ -183,14 +210,14 @@ describe('AdaptiveConcurrencyLimit', () => {
 		await roundTrip(limit, clock, 100);
 		await roundTrip(limit, clock, 400);
 		await roundTrip(limit, clock, 400);
-		expect(limit.current).toBe(40);
+		expect(limit.current).toBe(36);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(46);
-		// 46 in flight, twice as slow: then a round trip as fast as ever, as after a stall that emptied the queue.
-		// Their mean rate (0.23 and 0.46 per ms) is not 4 % above 40's 0.4, so the probe is undone, not grown on.
+		expect(limit.current).toBe(42);
+		// 42 in flight, twice as slow: then a round trip as fast as ever, as after a stall that emptied the queue.
+		// Their mean rate (0.21 and 0.42 per ms) is not 4 % above 36's 0.36, so the probe is undone, not grown on.
 		await roundTrip(limit, clock, 200);
 		await roundTrip(limit, clock, 100);
-		expect(limit.current).toBe(40);
+		expect(limit.current).toBe(36);
 	});
 
 	test('the limit grows only on a median that held: the lucky tenth after a stall neither grows nor cuts it', async () => {
@@ -219,11 +246,10 @@ describe('AdaptiveConcurrencyLimit', () => {
 			await roundTrip(limit, clock, hostBound());
 			seen.push(limit.current);
 		}
-		// 60 in flight take 160 ms, past the 157.5 ms the fastest round trip (105 ms) tolerates, in the step's round
-		// trip and the next: slow start ends back at 40. The probes to 46 and 53 hold; the one to 60 takes 160 ms,
-		// past it again, yet delivers 0.375 answers per ms against 53's 0.347: kept after two round trips, not undone
-		// to 53.
-		expect(seen).toEqual([5, 40, 60, 60, 40, 46, 53, 60, 60, 60]);
+		// 81 in flight take 181 ms, past the 165 ms the fastest round trip (110 ms) tolerates, in the step's round
+		// trip and the next: slow start ends back at 54. The probe to 61 holds; the one to 69 takes 169 ms, past it
+		// again, yet delivers 0.408 answers per ms against 61's 0.379: kept after two round trips, not undone to 61.
+		expect(seen).toEqual([10, 36, 54, 81, 81, 54, 61, 69, 69, 69]);
 	});
 
 	test('after a cut it probes upward by √limit per round trip, not by half', async () => {
@@ -250,9 +276,9 @@ describe('AdaptiveConcurrencyLimit', () => {
 		const clock = new VirtualClock();
 		const limit = new AdaptiveConcurrencyLimit({}, clock);
 		await roundTrip(limit, clock, 1, 'not_sent');
-		expect(limit.current).toBe(5);
+		expect(limit.current).toBe(AUTOMATIC_START);
 		await roundTrip(limit, clock, 100, 'maybe_processed');
-		expect(limit.current).toBe(40);
+		expect(limit.current).toBe(SECOND_ROUND_TRIP_LIMIT);
 	});
 
 	test('never more in flight than the budget left and two round trips of refill pay for', async () => {
@@ -290,7 +316,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		key: 'credential\u0000https://api.test',
 	});
 
-	/** A run to the slot's provider that went 5, then 40 in flight at 200 ms and left its pace at 60, in slow start. */
+	/** A run to the slot's provider that went 10, then 36 in flight at 200 ms and left its pace at 54, in slow start. */
 	async function learningRun(
 		pace: PaceSlot,
 		clock: VirtualClock,
@@ -305,17 +331,17 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const clock = new VirtualClock();
 		const pace = slot();
 		const first = await learningRun(pace, clock);
-		expect(first.current).toBe(60);
+		expect(first.current).toBe(54);
 		const second = new AdaptiveConcurrencyLimit({ pace }, clock);
-		expect(second.current).toBe(60);
+		expect(second.current).toBe(54);
 		// Still in slow start, with the fastest round trip it knew: the same latency grows it by half.
 		await roundTrip(second, clock, 200);
-		expect(second.current).toBe(90);
+		expect(second.current).toBe(81);
 		// A queue forming is read against the latency the last run knew, not taken as the new normal: the step that
 		// doubled the round trip, twice, ends slow start, undone.
 		await roundTrip(second, clock, 400);
 		await roundTrip(second, clock, 400);
-		expect(second.current).toBe(60);
+		expect(second.current).toBe(54);
 	});
 
 	test('a run that resumes a pace starts with a burst of that many: one slow round trip holds it, two cut it', async () => {
@@ -324,16 +350,16 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		await learningRun(pace, clock);
 		const held = new AdaptiveConcurrencyLimit({ pace }, clock);
 		await roundTrip(held, clock, 600);
-		expect(held.current).toBe(60);
+		expect(held.current).toBe(54);
 		await roundTrip(held, clock, 200);
-		expect(held.current).toBe(90);
+		expect(held.current).toBe(81);
 		const resumed = new AdaptiveConcurrencyLimit({ pace }, clock);
-		expect(resumed.current).toBe(90);
+		expect(resumed.current).toBe(81);
 		await roundTrip(resumed, clock, 600);
-		expect(resumed.current).toBe(90);
+		expect(resumed.current).toBe(81);
 		await roundTrip(resumed, clock, 600);
 		// Slow start cuts by the gradient (300 ms tolerated ÷ 600), at most by half.
-		expect(resumed.current).toBe(45);
+		expect(resumed.current).toBe(40);
 	});
 
 	test('a pace older than PACE_KEPT_MS is not reused', async () => {
@@ -342,7 +368,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		await learningRun(pace, clock);
 		const learnt = new AdaptiveConcurrencyLimit({ pace }, clock).current;
 		await clock.run(clock.sleep(PACE_KEPT_MS + 1));
-		expect(learnt).toBe(60);
+		expect(learnt).toBe(54);
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
 	});
 
@@ -350,9 +376,9 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const clock = new VirtualClock();
 		const pace = slot();
 		const first = await learningRun(pace, clock);
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(60);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(54);
 		await roundTrip(first, clock, 200, 'rate_limited');
-		expect(first.current).toBe(Math.floor(60 * 0.7));
+		expect(first.current).toBe(Math.floor(54 * 0.7));
 		for (let trip = 0; trip < 3; trip++) await roundTrip(first, clock, 200);
 		expect(first.current).toBeGreaterThan(AUTOMATIC_START);
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
@@ -362,7 +388,7 @@ describe('AdaptiveConcurrencyLimit across runs to one provider (a pace slot)', (
 		const clock = new VirtualClock();
 		const pace = slot();
 		const first = await learningRun(pace, clock);
-		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(60);
+		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(54);
 		first.recordProviderBudget({ remaining: 2, quota: 100, windowSeconds: 60 });
 		expect(new AdaptiveConcurrencyLimit({ pace }, clock).current).toBe(AUTOMATIC_START);
 	});

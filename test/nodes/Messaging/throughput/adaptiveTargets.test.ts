@@ -225,8 +225,9 @@ describe.each([
 		test('100 messages: every execution starts where the last one got to', async () => {
 			const { runs } = await executions(provider, 100, 3);
 
-			// 100 messages at 5, 40 and 60 in flight leave the limit at 60, where the next execution begins.
-			expect(runs.map((run) => run.startingLimit)).toEqual([AUTOMATIC_START, 60, 90]);
+			// 100 messages at 10, 36 and 54 in flight: the step to 54 held, so the limit is 81 when the run ends, and the
+			// next execution begins there.
+			expect(runs.map((run) => run.startingLimit)).toEqual([AUTOMATIC_START, 81, 100]);
 		});
 	},
 );

@@ -46,11 +46,11 @@ describe('paceSlotFor', () => {
 });
 
 describe('RunPace and startingSearch', () => {
-	test('a run starts at the learnt pace within its bound, or at 5 in slow start without one', () => {
+	test('a run starts at the learnt pace within its bound, or at 10 in slow start without one', () => {
 		const memory = new PaceMemory();
 		const run = new RunPace({ memory, key: 'k' });
 		expect(startingSearch(100, true, run, 0)).toEqual({
-			limit: 5,
+			limit: 10,
 			slowStart: true,
 			fastestRoundTrip: Number.POSITIVE_INFINITY,
 		});
