@@ -138,8 +138,7 @@ export class AdaptiveConcurrencyLimit {
 	private answersToDecide(): number {
 		if (!this.search.slowStart) return this.current;
 		const risen = this.current - this.window.openedWith;
-		if (risen < tuning.MIN_SLOW_START_ANSWERS) return this.current;
-		return Math.min(this.current, risen);
+		return risen < tuning.MIN_SLOW_START_ANSWERS ? this.current : risen;
 	}
 
 	private decide(): void {

@@ -10,10 +10,11 @@ export const AUTOMATIC_UPPER_BOUND = 100;
 // at once, so neither a provider's queue nor n8n's own (milliseconds of CPU per request) is in it.
 export const AUTOMATIC_START = 10;
 // If that round trip went well the second goes to 36: a campaign of 100 then takes 3 round trips (10, 36, 54), not
-// 7. A provider that queues past fewer meets one round trip above its knee, read on the requests that left last
-// (roundTripWindow.ts) against its unloaded latency, and the limit goes back to what it answered unqueued. That
-// round trip sets the p99 of a provider queueing past 20: at 40 (after a start of 5) it was 2 × its latency by
-// itself, and n8n's own milliseconds took it past the bench's 2 × its unloaded p99; at 36 it is 1.8 ×.
+// 5 (10, 15, 22, 33, 50). A provider that queues past fewer meets one round trip above its knee, read on the
+// requests that left last (roundTripWindow.ts) against its unloaded latency, and the limit goes back to what it
+// answered unqueued. That round trip sets the p99 of a provider queueing past 20: at 40 (after a start of 5) it was
+// 2 × its latency by itself, and n8n's own milliseconds took it past the bench's 2 × its unloaded p99; at 36 it is
+// 1.8 ×.
 export const SECOND_ROUND_TRIP_LIMIT = 36;
 export const MIN_LIMIT = 1;
 // The fewest answers a slow-start decision reads: a median of fewer is one request's luck.

@@ -22,8 +22,8 @@ export const PACE_KEPT_MS = 2 * 60 * 60 * 1000;
 
 /**
  * The pace learnt per credential and base URL, kept across the executions of one process, so an execution of a
- * hundred messages starts where the previous one got to instead of ramping up from the start again. A pace cut by the
- * provider's throttling (a 429, a budget running out) is forgotten, never reused: the throttle ends at its reset.
+ * hundred messages starts where the previous one got to instead of ramping up from the start again. A pace cut by
+ * the provider's throttling (a 429, a budget running out) is forgotten, never reused: the throttle ends at its reset.
  */
 export class PaceMemory {
 	private readonly paces = new RecentlyUsedMap<string, LearntPace>(PACES_KEPT);
